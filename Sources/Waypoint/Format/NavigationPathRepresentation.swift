@@ -1,0 +1,63 @@
+import Foundation
+
+/// Reads and writes the exact JSON of SwiftUI's `NavigationPath.CodableRepresentation`, without
+/// SwiftUI.
+///
+/// The representation is a flat JSON array of strings that alternates a qualified type name
+/// (`_typeName(T.self, qualified: true)`, such as `MyApp.Route` or `Swift.Int`) and that element's
+/// own JSON, **top of the stack first, root last**. Waypoint stacks are root first, so both functions
+/// reverse the order. Element JSON is kept verbatim, so a representation written by SwiftUI reads and
+/// writes back byte for byte.
+public enum NavigationPathRepresentation {
+  /// The routes of a `NavigationPath.CodableRepresentation` document, **root first**, each with
+  /// version 1 (SwiftUI stores no versions; see ``RouteRegistry/records(fromNavigationPath:limits:)``
+  /// to stamp the registered ones).
+  ///
+  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
+  ///   ``SnapshotFormatError/nestingTooDeep(limit:)``, ``SnapshotFormatError/malformedJSON(_:)``,
+  ///   ``SnapshotFormatError/notAnArray``, ``SnapshotFormatError/elementNotString(index:)`` or
+  ///   ``SnapshotFormatError/oddElementCount(_:)``. Element JSON is not parsed here.
+  public static func records(from data: Data, limits: SnapshotLimits = .default)
+    throws(SnapshotFormatError) -> [RouteRecord]
+  {
+    try limits.check(data, byteLimit: limits.maxDocumentBytes)
+    let strings: [String]
+    do {
+      strings = try JSONDecoder().decode([String].self, from: data)
+    } catch let DecodingError.typeMismatch(_, context) where context.codingPath.isEmpty {
+      throw .notAnArray
+    } catch let DecodingError.typeMismatch(_, context) {
+      throw .elementNotString(index: context.codingPath.last?.intValue ?? 0)
+    } catch let DecodingError.valueNotFound(_, context) {
+      throw .elementNotString(index: context.codingPath.last?.intValue ?? 0)
+    } catch let error as DecodingError {
+      throw SnapshotFormatError(error)
+    } catch {
+      throw .malformedJSON(String(describing: error))
+    }
+    guard strings.count.isMultiple(of: 2) else { throw .oddElementCount(strings.count) }
+    var records: [RouteRecord] = []
+    records.reserveCapacity(strings.count / 2)
+    var index = strings.count - 2
+    while index >= 0 {
+      records.append(RouteRecord(tag: strings[index], json: strings[index + 1]))
+      index -= 2
+    }
+    return records
+  }
+
+  /// The `NavigationPath.CodableRepresentation` JSON of a stack given **root first**, as
+  /// `JSONEncoder` writes it: decodable by `JSONDecoder` into
+  /// `NavigationPath.CodableRepresentation`. Versions are not part of the format and are left out.
+  public static func data(for records: [RouteRecord]) -> Data {
+    var strings: [String] = []
+    strings.reserveCapacity(records.count * 2)
+    for record in records.reversed() {
+      strings.append(record.tag)
+      strings.append(record.json)
+    }
+    // SwiftUI writes the representation with a plain JSONEncoder; so do we, for identical bytes.
+    // Encoding an array of strings cannot fail.
+    return (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The on-disk JSON shape of a snapshot, format version 1 (specified in `Docs/SnapshotFormat.md`).
+///
+/// Kept apart from ``SceneSnapshot`` so that the public model can change without changing the
+/// format, and so that decoding can check the format version before reading anything else.
+struct SnapshotDocument: Codable {
+  struct Route: Codable {
+    var tag: String
+    var json: String
+    var version: Int?
+  }
+
+  struct Split: Codable {
+    var sidebar: Route?
+    var content: Route?
+    var columnVisibility: ColumnVisibility?
+    var preferredCompactColumn: SplitColumn?
+  }
+
+  var format: Int
+  var routeSchemaVersion: Int?
+  var appBuild: String?
+  var savedAt: String
+  var stacks: [String: [Route]]?
+  var selectedTab: Route?
+  var split: Split?
+  var sheet: Route?
+
+  /// Thrown from inside `init(from:)` when the format is newer, so that nothing else is read.
+  struct NewerFormat: Error { var found: Int }
+}
+
+extension SnapshotDocument {
+  private enum CodingKeys: String, CodingKey {
+    case format, routeSchemaVersion, appBuild, savedAt, stacks, selectedTab, split, sheet
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    format = try container.decode(Int.self, forKey: .format)
+    guard format <= SceneSnapshot.currentFormatVersion else { throw NewerFormat(found: format) }
+    routeSchemaVersion = try container.decodeIfPresent(Int.self, forKey: .routeSchemaVersion)
+    appBuild = try container.decodeIfPresent(String.self, forKey: .appBuild)
+    savedAt = try container.decode(String.self, forKey: .savedAt)
+    stacks = try container.decodeIfPresent([String: [Route]].self, forKey: .stacks)
+    selectedTab = try container.decodeIfPresent(Route.self, forKey: .selectedTab)
+    split = try container.decodeIfPresent(Split.self, forKey: .split)
+    sheet = try container.decodeIfPresent(Route.self, forKey: .sheet)
+  }
+}
+
+extension SnapshotDocument.Route {
+  init(_ record: RouteRecord) {
+    self.init(
+      tag: record.tag, json: record.json, version: record.version == 1 ? nil : record.version)
+  }
+
+  var record: RouteRecord { RouteRecord(tag: tag, json: json, version: version ?? 1) }
+}
+
+extension SceneSnapshot {
+  /// Reads a snapshot document (format specified in `Docs/SnapshotFormat.md`).
+  ///
+  /// Unknown keys are ignored, so a document written by a newer build of the same format version
+  /// reads. Route payloads are not parsed here; they stay text until a restore.
+  ///
+  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/tooLarge(byteCount:limit:)`` or
+  ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` before parsing;
+  ///   ``SnapshotFormatError/malformedJSON(_:)`` for text that is not JSON;
+  ///   ``SnapshotFormatError/missingField(_:)`` or ``SnapshotFormatError/invalidField(_:reason:)``
+  ///   for JSON of the wrong shape; ``SnapshotFormatError/newerFormat(found:supported:)`` for a
+  ///   format version above ``currentFormatVersion``.
+  public init(decoding data: Data, limits: SnapshotLimits = .default) throws(SnapshotFormatError) {
+    try limits.check(data, byteLimit: limits.maxDocumentBytes)
+    let document: SnapshotDocument
+    do {
+      document = try JSONDecoder().decode(SnapshotDocument.self, from: data)
+    } catch let newer as SnapshotDocument.NewerFormat {
+      throw .newerFormat(found: newer.found, supported: Self.currentFormatVersion)
+    } catch let error as DecodingError {
+      throw SnapshotFormatError(error)
+    } catch {
+      throw .malformedJSON(String(describing: error))
+    }
+    guard document.format >= 1 else {
+      throw .invalidField("format", reason: "\(document.format) is not a format version")
+    }
+    guard let savedAt = try? Date(document.savedAt, strategy: .iso8601) else {
+      throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
+    }
+    self.init(
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: document.routeSchemaVersion ?? 1,
+        appBuild: document.appBuild,
+        savedAt: savedAt
+      ),
+      stacks: (document.stacks ?? [:]).mapValues { $0.map(\.record) },
+      selectedTab: document.selectedTab?.record,
+      split: document.split.map {
+        SplitViewSnapshot(
+          sidebarSelection: $0.sidebar?.record,
+          contentSelection: $0.content?.record,
+          columnVisibility: $0.columnVisibility ?? .automatic,
+          preferredCompactColumn: $0.preferredCompactColumn
+        )
+      },
+      sheet: document.sheet?.record
+    )
+    formatVersion = document.format
+  }
+
+  /// The snapshot as a format-1 JSON document: compact, keys sorted, so equal snapshots give equal
+  /// bytes.
+  public func encoded() -> Data {
+    let document = SnapshotDocument(
+      format: Self.currentFormatVersion,
+      routeSchemaVersion: metadata.routeSchemaVersion,
+      appBuild: metadata.appBuild,
+      savedAt: metadata.savedAt.formatted(.iso8601),
+      stacks: stacks.mapValues { $0.map(SnapshotDocument.Route.init) },
+      selectedTab: selectedTab.map(SnapshotDocument.Route.init),
+      split: split.map {
+        SnapshotDocument.Split(
+          sidebar: $0.sidebarSelection.map(SnapshotDocument.Route.init),
+          content: $0.contentSelection.map(SnapshotDocument.Route.init),
+          columnVisibility: $0.columnVisibility,
+          preferredCompactColumn: $0.preferredCompactColumn
+        )
+      },
+      sheet: sheet.map(SnapshotDocument.Route.init)
+    )
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Every member is a string, an integer or a container of them: encoding cannot fail.
+    return (try? encoder.encode(document)) ?? Data()
+  }
+}
+
+extension SnapshotFormatError {
+  /// Maps a `DecodingError` to the field it concerns.
+  init(_ error: DecodingError) {
+    func path(_ context: DecodingError.Context) -> String {
+      CodingPathDescription.dotted(context.codingPath)
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      self = .missingField(CodingPathDescription.dotted(context.codingPath + [key]))
+    case .valueNotFound(_, let context):
+      self = .missingField(path(context))
+    case .typeMismatch(let type, let context):
+      self = .invalidField(path(context), reason: "expected \(type)")
+    case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      self = .malformedJSON(Self.underlyingMessage(context))
+    case .dataCorrupted(let context):
+      self = .invalidField(path(context), reason: context.debugDescription)
+    @unknown default:
+      self = .malformedJSON(String(describing: error))
+    }
+  }
+
+  private static func underlyingMessage(_ context: DecodingError.Context) -> String {
+    if let underlying = context.underlyingError {
+      return "\(context.debugDescription) (\(underlying))"
+    }
+    return context.debugDescription
+  }
+}

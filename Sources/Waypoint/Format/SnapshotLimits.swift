@@ -1,0 +1,37 @@
+/// Caps applied to untrusted input before it is parsed, so that a hostile or corrupt snapshot costs
+/// bounded time and memory.
+///
+/// The defaults hold every realistic navigation state by a wide margin (a typical snapshot is well
+/// under 4 KiB) while keeping the worst case small.
+public struct SnapshotLimits: Hashable, Sendable {
+  /// The largest snapshot document or `NavigationPath` representation read, in bytes. Default 1 MiB.
+  public var maxDocumentBytes: Int
+  /// The largest JSON payload of a single route, in bytes. Default 64 KiB. A larger payload drops
+  /// that route with ``DropReason/invalidPayload(_:)``.
+  public var maxPayloadBytes: Int
+  /// The deepest nesting of JSON arrays and objects, in a document or in one route's payload.
+  /// Default 32.
+  public var maxNestingDepth: Int
+
+  /// Creates limits; each defaults to the value of ``default``.
+  public init(
+    maxDocumentBytes: Int = 1 << 20, maxPayloadBytes: Int = 64 << 10, maxNestingDepth: Int = 32
+  ) {
+    self.maxDocumentBytes = maxDocumentBytes
+    self.maxPayloadBytes = maxPayloadBytes
+    self.maxNestingDepth = maxNestingDepth
+  }
+
+  /// 1 MiB documents, 64 KiB payloads, 32 levels of nesting.
+  public static let `default` = SnapshotLimits()
+
+  /// Throws if `bytes` is over the size limit `byteLimit` or nested deeper than ``maxNestingDepth``.
+  func check(_ bytes: some Collection<UInt8>, byteLimit: Int) throws(SnapshotFormatError) {
+    guard bytes.count <= byteLimit else {
+      throw .tooLarge(byteCount: bytes.count, limit: byteLimit)
+    }
+    guard JSONNesting.staysWithin(maxNestingDepth, bytes) else {
+      throw .nestingTooDeep(limit: maxNestingDepth)
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/// The navigation state of one scene at one moment: its stacks, selections and split-view layout.
+///
+/// A snapshot is plain data made of ``RouteRecord``s; it holds no app types and can be stored, copied,
+/// inspected and repaired without the app. Build one from app values with ``RouteRegistry``, write it
+/// with ``encoded()``, read it back with ``init(decoding:limits:)`` and turn it into app values with a
+/// ``Restorer``.
+public struct SceneSnapshot: Hashable, Sendable {
+  /// The snapshot format version this build writes and the newest it reads.
+  public static let currentFormatVersion = 1
+
+  /// The stack name used by convention for a scene with a single `NavigationStack`.
+  public static let mainStackName = "main"
+  /// The stack name used by convention for the stack in a split view's detail column.
+  public static let detailStackName = "detail"
+
+  /// The format version of the document this snapshot was read from, or ``currentFormatVersion``.
+  public var formatVersion: Int
+
+  /// Build and schema information.
+  public var metadata: SnapshotMetadata
+
+  /// Navigation stacks by name, each ordered **root first** (index 0 is the screen just above the
+  /// root view). One entry for a `NavigationStack`, one per tab for a `TabView`, and one for the
+  /// detail column of a `NavigationSplitView`.
+  public var stacks: [String: [RouteRecord]]
+
+  /// The selected tab of a `TabView`, stored as a route so that the app's own tab type restores.
+  public var selectedTab: RouteRecord?
+
+  /// The state of a `NavigationSplitView`, if the scene has one.
+  public var split: SplitViewSnapshot?
+
+  /// The route presented as a sheet, if any.
+  public var sheet: RouteRecord?
+
+  /// Creates a snapshot. Every part but the metadata is optional.
+  public init(
+    metadata: SnapshotMetadata = SnapshotMetadata(),
+    stacks: [String: [RouteRecord]] = [:],
+    selectedTab: RouteRecord? = nil,
+    split: SplitViewSnapshot? = nil,
+    sheet: RouteRecord? = nil
+  ) {
+    self.formatVersion = Self.currentFormatVersion
+    self.metadata = metadata
+    self.stacks = stacks
+    self.selectedTab = selectedTab
+    self.split = split
+    self.sheet = sheet
+  }
+
+  /// Whether the snapshot holds no navigation state at all: restoring it shows the root.
+  public var isEmpty: Bool {
+    stacks.values.allSatisfy(\.isEmpty) && selectedTab == nil && sheet == nil
+      && split.map { $0.sidebarSelection == nil && $0.contentSelection == nil } ?? true
+  }
+
+  /// Every route of the snapshot with where it stands, in a stable order: stacks by name (each root
+  /// first), then the selected tab, the split-view selections and the sheet.
+  public var routes: [(location: RouteLocation, record: RouteRecord)] {
+    var all: [(RouteLocation, RouteRecord)] = []
+    for name in stacks.keys.sorted() {
+      for (index, record) in (stacks[name] ?? []).enumerated() {
+        all.append((.stack(name, index: index), record))
+      }
+    }
+    if let selectedTab { all.append((.selectedTab, selectedTab)) }
+    if let route = split?.sidebarSelection { all.append((.sidebarSelection, route)) }
+    if let route = split?.contentSelection { all.append((.contentSelection, route)) }
+    if let sheet { all.append((.sheet, sheet)) }
+    return all
+  }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// What a snapshot says about the build that wrote it.
+public struct SnapshotMetadata: Hashable, Sendable {
+  /// The app's own route-schema version when it saved (its ``RouteRegistry/schemaVersion``).
+  public var routeSchemaVersion: Int
+  /// The app's build string (for example `"2.3 (412)"`), for people and tools; never interpreted.
+  public var appBuild: String?
+  /// When the snapshot was taken, to whole seconds.
+  public var savedAt: Date
+
+  /// Creates metadata; `savedAt` defaults to now, truncated to whole seconds as the format stores it.
+  public init(routeSchemaVersion: Int = 1, appBuild: String? = nil, savedAt: Date = Date()) {
+    self.routeSchemaVersion = routeSchemaVersion
+    self.appBuild = appBuild
+    self.savedAt = Date(timeIntervalSince1970: savedAt.timeIntervalSince1970.rounded(.down))
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The route types an app can save and restore, each under a stable tag, with the names it had
+/// before.
+///
+/// A tag defaults to `_typeName(T.self, qualified: true)`, the name SwiftUI writes into a
+/// `NavigationPath.CodableRepresentation` (`MyApp.Route`). When a type is renamed or moved to another
+/// module, register the new type with its old names as aliases and saved state keeps restoring.
+/// `Int`, `String`, `Bool`, `Double` and `UUID` are registered from the start under their SwiftUI
+/// names (`Swift.Int`, …, `Foundation.UUID`).
+///
+/// ```swift
+/// var registry = RouteRegistry(schemaVersion: 2)
+/// try registry.register(Destination.self, aliases: ["MyApp.Route"])
+/// ```
+public struct RouteRegistry: Sendable {
+  /// The app's route-schema version, written into every snapshot's metadata.
+  public var schemaVersion: Int
+
+  private var entries: [String: RouteType] = [:]
+  private var names: [String: String] = [:]
+  private var tagsByType: [ObjectIdentifier: String] = [:]
+
+  /// Creates a registry that knows the standard element types (`Swift.Int`, `Swift.String`,
+  /// `Swift.Bool`, `Swift.Double`, `Foundation.UUID`).
+  public init(schemaVersion: Int = 1) {
+    self.schemaVersion = schemaVersion
+    // Registering distinct built-in names into an empty registry cannot fail.
+    try? register(Int.self, tag: "Swift.Int")
+    try? register(String.self, tag: "Swift.String")
+    try? register(Bool.self, tag: "Swift.Bool")
+    try? register(Double.self, tag: "Swift.Double")
+    // Recent Foundations define UUID in FoundationEssentials, and _typeName says so.
+    try? register(UUID.self, tag: "Foundation.UUID", aliases: ["FoundationEssentials.UUID"])
+  }
+
+  /// Registers a route type.
+  ///
+  /// - Parameters:
+  ///   - type: The type. Its synthesized or hand-written `Codable` conformance defines the payload.
+  ///   - tag: The stable name stored with each value; defaults to the name SwiftUI writes,
+  ///     `_typeName(type, qualified: true)`.
+  ///   - version: The type's route-schema version (starting at 1). Stored with each saved value; a
+  ///     stored value with a higher version is never decoded (``DropReason/newerRouteVersion(stored:supported:)``).
+  ///   - aliases: Names the type was saved under before (old type names, old module names).
+  /// - Throws: ``RouteRegistryError`` when the type, the tag or an alias is already registered, a
+  ///   name is empty, or the version is below 1. The registry is unchanged then.
+  public mutating func register<Route: RestorableRoute>(
+    _ type: Route.Type,
+    tag: String? = nil,
+    version: Int = 1,
+    aliases: [String] = []
+  ) throws(RouteRegistryError) {
+    let tag = tag ?? _typeName(type, qualified: true)
+    let typeName = _typeName(type, qualified: true)
+    guard version >= 1 else { throw .invalidVersion(version) }
+    if let existing = tagsByType[ObjectIdentifier(type)] {
+      throw .duplicateType(typeName, existingTag: existing)
+    }
+    var seen: Set<String> = []
+    for name in [tag] + aliases {
+      guard !name.isEmpty else { throw .emptyName }
+      if let existing = names[name] { throw .duplicateName(name, existingTag: existing) }
+      guard seen.insert(name).inserted else { throw .duplicateName(name, existingTag: tag) }
+    }
+    entries[tag] = RouteType(type, tag: tag, version: version, aliases: aliases)
+    for name in seen { names[name] = tag }
+    tagsByType[ObjectIdentifier(type)] = tag
+  }
+
+  /// A copy of the registry with one more type registered; see ``register(_:tag:version:aliases:)``.
+  public func registering<Route: RestorableRoute>(
+    _ type: Route.Type,
+    tag: String? = nil,
+    version: Int = 1,
+    aliases: [String] = []
+  ) throws(RouteRegistryError) -> RouteRegistry {
+    var copy = self
+    try copy.register(type, tag: tag, version: version, aliases: aliases)
+    return copy
+  }
+
+  /// The canonical tag for a stored name (a tag or an alias), or `nil` when nothing is registered
+  /// under it.
+  public func tag(resolving name: String) -> String? { names[name] }
+
+  /// The registered version of a tag or alias, or `nil` when it is unknown.
+  public func version(of name: String) -> Int? { names[name].flatMap { entries[$0]?.version } }
+
+  /// Every canonical tag, sorted.
+  public var tags: [String] { entries.keys.sorted() }
+
+  /// The aliases registered for a canonical tag, in registration order.
+  public func aliases(of tag: String) -> [String] { entries[tag]?.aliases ?? [] }
+
+  /// The stored form of a value: its registered tag and version and its JSON from a plain
+  /// `JSONEncoder`, exactly as SwiftUI would encode it.
+  ///
+  /// - Throws: ``RouteRegistryError/unregisteredType(_:)`` when the value's dynamic type is not
+  ///   registered, ``RouteRegistryError/encodingFailed(tag:_:)`` when `JSONEncoder` refuses it.
+  public func record(for value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
+    let type = Swift.type(of: value)
+    guard let tag = tagsByType[ObjectIdentifier(type)], let entry = entries[tag] else {
+      throw .unregisteredType(_typeName(type, qualified: true))
+    }
+    do {
+      let data = try JSONEncoder().encode(value)
+      return RouteRecord(
+        tag: tag, json: String(decoding: data, as: UTF8.self), version: entry.version)
+    } catch {
+      throw .encodingFailed(tag: tag, String(describing: error))
+    }
+  }
+
+  /// The stored form of a stack of values, root first; see ``record(for:)``.
+  public func records(for values: [any RestorableRoute]) throws(RouteRegistryError) -> [RouteRecord]
+  {
+    var records: [RouteRecord] = []
+    records.reserveCapacity(values.count)
+    for value in values { records.append(try record(for: value)) }
+    return records
+  }
+
+  /// The routes of a `NavigationPath.CodableRepresentation` written by the running app (from
+  /// `path.codable`), root first, each stamped with the version registered for its tag. Elements
+  /// whose tags are unknown are kept as they are, with version 1.
+  ///
+  /// - Throws: the ``SnapshotFormatError`` of ``NavigationPathRepresentation/records(from:limits:)``.
+  public func records(fromNavigationPath data: Data, limits: SnapshotLimits = .default)
+    throws(SnapshotFormatError) -> [RouteRecord]
+  {
+    var records = try NavigationPathRepresentation.records(from: data, limits: limits)
+    for index in records.indices {
+      if let version = version(of: records[index].tag) { records[index].version = version }
+    }
+    return records
+  }
+
+  /// The registration that decodes records stored under `name` (a tag or an alias).
+  func routeType(named name: String) -> RouteType? { names[name].flatMap { entries[$0] } }
+}

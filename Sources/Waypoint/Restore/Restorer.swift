@@ -1,0 +1,182 @@
+import Foundation
+
+/// Turns snapshots back into app values, route by route, and reports what it dropped.
+///
+/// A restore never throws and never traps on stored data: every route either decodes or is dropped
+/// with a ``DropReason``, and a snapshot that cannot be read at all restores to the root with the
+/// cause in its report. The restorer is a value; build it once and share it.
+///
+/// ```swift
+/// let restorer = Restorer(registry: registry, validators: [
+///   RouteValidator(Route.self) { route in
+///     if case .order(let id) = route, !orders.contains(id) { return .reject("order \(id) no longer exists") }
+///     return .keep
+///   }
+/// ])
+/// let scene = restorer.restore(encoded: data)
+/// path = scene.routes(Route.self)
+/// ```
+public struct Restorer: Sendable {
+  /// The route types to decode with.
+  public var registry: RouteRegistry
+  /// What happens to the rest of a stack when a route fails.
+  public var policy: RestorePolicy
+  /// The app's checks on decoded routes, run in order.
+  public var validators: [RouteValidator]
+  /// Caps on document and payload size and nesting.
+  public var limits: SnapshotLimits
+
+  /// Creates a restorer. The policy defaults to ``RestorePolicy/cutAtFirstFailure``.
+  public init(
+    registry: RouteRegistry,
+    policy: RestorePolicy = .cutAtFirstFailure,
+    validators: [RouteValidator] = [],
+    limits: SnapshotLimits = .default
+  ) {
+    self.registry = registry
+    self.policy = policy
+    self.validators = validators
+    self.limits = limits
+  }
+
+  /// Restores a snapshot document. Unreadable data (over the limits, malformed, of the wrong shape)
+  /// restores to the root with ``DropReason/unreadableSnapshot(_:)``; a newer format version with
+  /// ``DropReason/newerFormat(found:supported:)``.
+  public func restore(encoded data: Data) -> RestoredScene {
+    do {
+      return restore(try SceneSnapshot(decoding: data, limits: limits))
+    } catch {
+      return .root(Self.unreadable(error))
+    }
+  }
+
+  /// Restores a `NavigationPath.CodableRepresentation` document (the JSON of `path.codable`) into
+  /// the stack `stack`. An unreadable document restores to the root with
+  /// ``DropReason/unreadableSnapshot(_:)``.
+  public func restore(
+    navigationPath data: Data,
+    stack: String = SceneSnapshot.mainStackName
+  ) -> RestoredScene {
+    do {
+      let records = try NavigationPathRepresentation.records(from: data, limits: limits)
+      return restore(SceneSnapshot(stacks: [stack: records]))
+    } catch {
+      return .root(Self.unreadable(error))
+    }
+  }
+
+  /// Restores a snapshot: decodes and validates every route, applies the policy, and reports.
+  public func restore(_ snapshot: SceneSnapshot) -> RestoredScene {
+    guard snapshot.formatVersion <= SceneSnapshot.currentFormatVersion else {
+      return .root(
+        Self.unreadable(
+          .newerFormat(
+            found: snapshot.formatVersion, supported: SceneSnapshot.currentFormatVersion)))
+    }
+    var pass = RestorePass(restorer: self)
+    var scene = RestoredScene.root(RestoreReport(outcome: .restored), metadata: snapshot.metadata)
+
+    for name in snapshot.stacks.keys.sorted() {
+      scene.stacks[name] = pass.stack(name, snapshot.stacks[name] ?? [])
+    }
+    scene.selectedTab = pass.single(snapshot.selectedTab, at: .selectedTab)
+    if let split = snapshot.split {
+      scene.sidebarSelection = pass.single(split.sidebarSelection, at: .sidebarSelection)
+      scene.contentSelection = pass.single(split.contentSelection, at: .contentSelection)
+      if split.columnVisibility.isKnown {
+        scene.columnVisibility = split.columnVisibility
+      } else {
+        pass.replaced(.columnVisibility, split.columnVisibility.rawValue)
+      }
+      if let column = split.preferredCompactColumn {
+        if column.isKnown {
+          scene.preferredCompactColumn = column
+        } else {
+          pass.replaced(.preferredCompactColumn, column.rawValue)
+        }
+      }
+    }
+    scene.sheet = pass.single(snapshot.sheet, at: .sheet)
+
+    if policy == .resetOnAnyFailure && pass.routeFailed {
+      return .root(
+        RestoreReport(outcome: .root, dropped: pass.resetEntries()), metadata: snapshot.metadata)
+    }
+    let dropped = pass.droppedEntries()
+    if dropped.isEmpty {
+      scene.report = RestoreReport(outcome: .restored)
+    } else {
+      scene.report = RestoreReport(
+        outcome: pass.keptCount == 0 ? .root : .partial, dropped: dropped)
+    }
+    return scene
+  }
+
+  /// Decodes and validates one record, without any policy.
+  func resolve(
+    _ record: RouteRecord,
+    at location: RouteLocation,
+    decoder: JSONDecoder
+  ) -> Resolution {
+    guard let type = registry.routeType(named: record.tag) else { return .dropped(.unknownTag) }
+    guard record.version <= type.version else {
+      return .dropped(.newerRouteVersion(stored: record.version, supported: type.version))
+    }
+    let payload = Data(record.json.utf8)
+    do {
+      try limits.check(payload, byteLimit: limits.maxPayloadBytes)
+    } catch {
+      return .dropped(.invalidPayload(error))
+    }
+    let value: any RestorableRoute
+    do {
+      value = try type.decode(decoder, payload)
+    } catch let error as DecodingError {
+      return .dropped(Self.reason(error))
+    } catch {
+      return .dropped(.undecodable(codingPath: "", message: String(describing: error)))
+    }
+    for validator in validators {
+      if case .reject(let why) = validator.check(value, location) {
+        return .dropped(.rejectedByValidator(why))
+      }
+    }
+    return .kept(RestoredRoute(value: value, record: record))
+  }
+
+  /// The fate of one record.
+  enum Resolution {
+    case kept(RestoredRoute)
+    case dropped(DropReason)
+  }
+
+  static func unreadable(_ error: SnapshotFormatError) -> RestoreReport {
+    let reason: DropReason =
+      if case .newerFormat(let found, let supported) = error {
+        .newerFormat(found: found, supported: supported)
+      } else {
+        .unreadableSnapshot(error)
+      }
+    return RestoreReport(
+      outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
+  }
+
+  /// The payload's own problem, with the path where decoding stopped.
+  static func reason(_ error: DecodingError) -> DropReason {
+    switch error {
+    case .dataCorrupted(let context)
+    where context.codingPath.isEmpty && context.underlyingError != nil:
+      return .invalidPayload(.malformedJSON(context.debugDescription))
+    case .keyNotFound(let key, let context):
+      return .undecodable(
+        codingPath: CodingPathDescription.dotted(context.codingPath + [key]),
+        message: "no value for key \"\(key.stringValue)\"")
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+      return .undecodable(
+        codingPath: CodingPathDescription.dotted(context.codingPath),
+        message: context.debugDescription)
+    @unknown default:
+      return .undecodable(codingPath: "", message: String(describing: error))
+    }
+  }
+}

@@ -1,0 +1,3 @@
+import Waypoint
+
+print("hi")
