@@ -141,7 +141,7 @@ extension SnapshotFormatError {
   /// Maps a `DecodingError` to the field it concerns.
   init(_ error: DecodingError) {
     func path(_ context: DecodingError.Context) -> String {
-      CodingPathDescription.dotted(context.codingPath)
+      context.codingPath.isEmpty ? "document" : CodingPathDescription.dotted(context.codingPath)
     }
     switch error {
     case .keyNotFound(let key, let context):

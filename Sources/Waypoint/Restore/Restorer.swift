@@ -132,6 +132,11 @@ public struct Restorer: Sendable {
     do {
       value = try type.decode(decoder, payload)
     } catch let error as DecodingError {
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        (try? JSONSerialization.jsonObject(with: payload, options: .fragmentsAllowed)) == nil
+      {
+        return .dropped(.invalidPayload(.malformedJSON(context.debugDescription)))
+      }
       return .dropped(Self.reason(error))
     } catch {
       return .dropped(.undecodable(codingPath: "", message: String(describing: error)))
@@ -164,9 +169,6 @@ public struct Restorer: Sendable {
   /// The payload's own problem, with the path where decoding stopped.
   static func reason(_ error: DecodingError) -> DropReason {
     switch error {
-    case .dataCorrupted(let context)
-    where context.codingPath.isEmpty && context.underlyingError != nil:
-      return .invalidPayload(.malformedJSON(context.debugDescription))
     case .keyNotFound(let key, let context):
       return .undecodable(
         codingPath: CodingPathDescription.dotted(context.codingPath + [key]),

@@ -1,0 +1,318 @@
+import Foundation
+import Testing
+import Waypoint
+
+@Suite("Restore")
+struct RestoreTests {
+  /// A v1 stack whose middle route (`order`) was removed in v2.
+  static func v1Snapshot() throws -> SceneSnapshot {
+    let registry = try V1.registry()
+    return SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: sampleDate),
+      stacks: [
+        "main": try registry.records(for: [
+          V1.Route.home, V1.Route.order(id: 42), V1.Route.settings,
+        ])
+      ]
+    )
+  }
+
+  static func restore(_ snapshot: SceneSnapshot, policy: RestorePolicy = .cutAtFirstFailure) throws
+    -> RestoredScene
+  {
+    Restorer(registry: try V2.registry(), policy: policy).restore(snapshot)
+  }
+
+  @Test("cut at first failure keeps the routes below the failed one")
+  func cutPolicy() throws {
+    let scene = try Self.restore(Self.v1Snapshot())
+    #expect(scene.routes(V2.Destination.self) == [.home])
+    #expect(scene.report.outcome == .partial)
+    #expect(
+      scene.report.dropped.map(\.location) == [.stack("main", index: 1), .stack("main", index: 2)])
+    #expect(scene.report.dropped.map(\.tag) == ["App.Route", "App.Route"])
+    guard case .undecodable = scene.report.dropped[0].reason else {
+      Issue.record("expected undecodable, got \(scene.report.dropped[0].reason)")
+      return
+    }
+    #expect(scene.report.dropped[1].reason == .aboveFailedRoute(index: 1))
+  }
+
+  @Test("drop failing routes keeps every other route in order")
+  func dropPolicy() throws {
+    let scene = try Self.restore(Self.v1Snapshot(), policy: .dropFailingRoutes)
+    #expect(scene.routes(V2.Destination.self) == [.home, .settings])
+    #expect(scene.report.outcome == .partial)
+    #expect(scene.report.dropped.map(\.location) == [.stack("main", index: 1)])
+  }
+
+  @Test("reset on any failure restores the root and names every route")
+  func resetPolicy() throws {
+    let scene = try Self.restore(Self.v1Snapshot(), policy: .resetOnAnyFailure)
+    #expect(scene.stacks.isEmpty)
+    #expect(scene.report.outcome == .root)
+    #expect(scene.report.dropped.count == 3)
+    #expect(scene.report.dropped[0].reason == .sceneReset)
+    #expect(scene.report.dropped[2].reason == .sceneReset)
+    #expect(scene.report.dropped[1].reason != .sceneReset)
+  }
+
+  @Test(
+    "every policy restores a snapshot without failures completely",
+    arguments: RestorePolicy.allCases)
+  func cleanSnapshot(policy: RestorePolicy) throws {
+    let registry = try V2.registry()
+    let snapshot = SceneSnapshot(stacks: [
+      "main": try registry.records(for: [V2.Destination.home, .settings])
+    ])
+    let scene = Restorer(registry: registry, policy: policy).restore(snapshot)
+    #expect(scene.report == RestoreReport(outcome: .restored))
+    #expect(scene.routes(V2.Destination.self) == [.home, .settings])
+  }
+
+  @Test("a renamed type restores through its alias and keeps its stored record")
+  func renameViaAlias() throws {
+    let snapshot = SceneSnapshot(stacks: [
+      "main": try V1.registry().records(for: [V1.Route.settings, V1.Route.home])
+    ])
+    let scene = try Self.restore(snapshot)
+    #expect(scene.report.outcome == .restored)
+    #expect(scene.routes(V2.Destination.self) == [.settings, .home])
+    #expect(scene.stack().map(\.record.tag) == ["App.Route", "App.Route"])
+  }
+
+  @Test("a removed enum case is dropped as no longer decoding")
+  func removedCase() throws {
+    let record = try V1.registry().record(for: V1.Route.order(id: 42))
+    let scene = try Self.restore(SceneSnapshot(stacks: ["main": [record]]))
+    #expect(scene.report.outcome == .root)
+    guard case .undecodable(_, let message) = scene.report.dropped.first?.reason else {
+      Issue.record("expected undecodable, got \(scene.report)")
+      return
+    }
+    #expect(!message.isEmpty)
+  }
+
+  @Test("a changed field type is dropped with the field's coding path")
+  func changedFieldType() throws {
+    let record = try V1.registry().record(for: V1.Route.profile(userId: 7))
+    let scene = try Self.restore(SceneSnapshot(stacks: ["main": [record]]))
+    guard case .undecodable(let path, _) = scene.report.dropped.first?.reason else {
+      Issue.record("expected undecodable, got \(scene.report)")
+      return
+    }
+    #expect(path == "profile.userId")
+  }
+
+  @Test("a struct that gained a required field is dropped with the missing key's path")
+  func addedField() throws {
+    let record = try V1.registry().record(for: V1.Article(id: 1, title: "Hello"))
+    let scene = try Self.restore(SceneSnapshot(stacks: ["reader": [record]]))
+    #expect(
+      scene.report.dropped.first?.reason
+        == .undecodable(codingPath: "author", message: "no value for key \"author\""))
+    #expect(scene.stacks["reader"] == [])
+  }
+
+  @Test("validators reject decoded routes with the app's reason; other types pass")
+  func validators() throws {
+    let registry = try V1.registry()
+    let snapshot = SceneSnapshot(
+      stacks: [
+        "main": try registry.records(for: [
+          V1.Route.home, V1.Route.order(id: 42), V1.Route.order(id: 7),
+        ])
+      ],
+      selectedTab: try registry.record(for: V1.Tab.search))
+    let orders: Set<Int> = [7]
+    let restorer = Restorer(
+      registry: registry, policy: .dropFailingRoutes,
+      validators: [
+        RouteValidator(V1.Route.self) { route in
+          if case .order(let id) = route, !orders.contains(id) {
+            return .reject("order \(id) no longer exists")
+          }
+          return .keep
+        },
+        RouteValidator { _, location in
+          location == .stack("main", index: 0) ? .reject("root screen moved") : .keep
+        },
+      ])
+    let scene = restorer.restore(snapshot)
+    #expect(scene.routes(V1.Route.self) == [.order(id: 7)])
+    #expect(scene.selectedTab?.value(as: V1.Tab.self) == .search)
+    #expect(
+      scene.report.dropped == [
+        DroppedItem(
+          location: .stack("main", index: 0), tag: "App.Route",
+          reason: .rejectedByValidator("root screen moved")),
+        DroppedItem(
+          location: .stack("main", index: 1), tag: "App.Route",
+          reason: .rejectedByValidator("order 42 no longer exists")),
+      ])
+  }
+
+  @Test("a snapshot whose every tag is unknown restores to the root")
+  func everyTagUnknown() throws {
+    let snapshot = SceneSnapshot(
+      stacks: [
+        "a": [RouteRecord(tag: "Gone.A", json: "{}")],
+        "b": [RouteRecord(tag: "Gone.B", json: "{}")],
+      ],
+      sheet: RouteRecord(tag: "Gone.C", json: "1"))
+    let scene = try Self.restore(snapshot)
+    #expect(scene.report.outcome == .root)
+    #expect(scene.report.dropped.map(\.reason) == [.unknownTag, .unknownTag, .unknownTag])
+    #expect(
+      scene.report.dropped.map(\.location) == [
+        .stack("a", index: 0), .stack("b", index: 0), .sheet,
+      ])
+    #expect(scene.sheet == nil)
+  }
+
+  @Test("unreadable and future-format documents restore to the root with the cause")
+  func unreadableDocuments() throws {
+    let restorer = Restorer(registry: try V2.registry())
+    let malformed = restorer.restore(encoded: Data("{\"format\":1".utf8))
+    #expect(malformed.report.outcome == .root)
+    #expect(malformed.metadata == nil)
+    guard case .unreadableSnapshot(.malformedJSON) = malformed.report.dropped.first?.reason else {
+      Issue.record("expected unreadable snapshot, got \(malformed.report)")
+      return
+    }
+    let future = restorer.restore(
+      encoded: Data(#"{"format":9,"savedAt":"2031-01-01T00:00:00Z"}"#.utf8))
+    #expect(
+      future.report
+        == RestoreReport(
+          outcome: .root,
+          dropped: [
+            DroppedItem(location: .snapshot, tag: nil, reason: .newerFormat(found: 9, supported: 1))
+          ]))
+    var inMemory = SceneSnapshot()
+    inMemory.formatVersion = 2
+    #expect(restorer.restore(inMemory).report == future.report.replacingFound(2))
+  }
+
+  @Test("a route written by a newer version of its type is not decoded")
+  func newerRouteVersion() throws {
+    let record = RouteRecord(tag: "App.Destination", json: #"{"home":{}}"#, version: 2)
+    let scene = try Self.restore(SceneSnapshot(stacks: ["main": [record]]))
+    #expect(scene.report.dropped.first?.reason == .newerRouteVersion(stored: 2, supported: 1))
+  }
+
+  @Test("payloads that are not JSON, too large or too deep are refused")
+  func badPayloads() throws {
+    let restorer = Restorer(
+      registry: try V2.registry(), policy: .dropFailingRoutes,
+      limits: SnapshotLimits(maxPayloadBytes: 64, maxNestingDepth: 4))
+    let snapshot = SceneSnapshot(stacks: [
+      "main": [
+        RouteRecord(tag: "App.Destination", json: "{"),
+        RouteRecord(tag: "App.Destination", json: #"{"home":{"#),
+        RouteRecord(tag: "Swift.String", json: "\"" + String(repeating: "x", count: 100) + "\""),
+        RouteRecord(tag: "App.Destination", json: #"{"home":{"a":[[[[]]]]}}"#),
+        RouteRecord(tag: "Swift.Int", json: "5"),
+      ]
+    ])
+    let scene = restorer.restore(snapshot)
+    #expect(scene.elements().count == 1)
+    #expect(scene.elements().first as? Int == 5)
+    let reasons = scene.report.dropped.map(\.reason)
+    #expect(reasons.count == 4)
+    guard case .invalidPayload(.malformedJSON) = reasons[0],
+      case .invalidPayload(.malformedJSON) = reasons[1]
+    else {
+      Issue.record("expected malformed payloads, got \(reasons)")
+      return
+    }
+    #expect(reasons[2] == .invalidPayload(.tooLarge(byteCount: 102, limit: 64)))
+    #expect(reasons[3] == .invalidPayload(.nestingTooDeep(limit: 4)))
+  }
+
+  @Test("a selection that no longer decodes becomes nil and the rest restores")
+  func failingSelections() throws {
+    let v1 = try V1.registry()
+    let snapshot = SceneSnapshot(
+      stacks: ["library": try v1.records(for: [V1.Route.home])],
+      selectedTab: try v1.record(for: V1.Tab.search),
+      split: SplitViewSnapshot(
+        sidebarSelection: try v1.record(for: V1.Route.order(id: 1)),
+        contentSelection: try v1.record(for: V1.Route.settings),
+        columnVisibility: .detailOnly, preferredCompactColumn: .content),
+      sheet: RouteRecord(tag: "Gone", json: "{}"))
+    let scene = try Self.restore(snapshot)
+    #expect(scene.selectedTab == nil)
+    #expect(scene.sidebarSelection == nil)
+    #expect(scene.contentSelection?.value(as: V2.Destination.self) == .settings)
+    #expect(scene.columnVisibility == .detailOnly)
+    #expect(scene.preferredCompactColumn == .content)
+    #expect(scene.sheet == nil)
+    #expect(scene.routes(V2.Destination.self, in: "library") == [.home])
+    #expect(scene.report.outcome == .partial)
+    #expect(scene.report.dropped.map(\.location) == [.selectedTab, .sidebarSelection, .sheet])
+  }
+
+  @Test("unknown column visibility becomes automatic and an unknown compact column nil, reported")
+  func unknownSplitNames() throws {
+    let snapshot = SceneSnapshot(
+      stacks: ["detail": [RouteRecord(tag: "Swift.Int", json: "1")]],
+      split: SplitViewSnapshot(
+        columnVisibility: ColumnVisibility(rawValue: "triple"),
+        preferredCompactColumn: SplitColumn(rawValue: "inspector")))
+    let scene = try Self.restore(snapshot)
+    #expect(scene.columnVisibility == .automatic)
+    #expect(scene.preferredCompactColumn == nil)
+    #expect(scene.elements(in: "detail").first as? Int == 1)
+    #expect(
+      scene.report.dropped == [
+        DroppedItem(location: .columnVisibility, tag: nil, reason: .unknownValue("triple")),
+        DroppedItem(
+          location: .preferredCompactColumn, tag: nil, reason: .unknownValue("inspector")),
+      ])
+    #expect(scene.report.outcome == .partial)
+  }
+
+  @Test("typed access stops at the first value of another type")
+  func typedAccess() throws {
+    let registry = try V2.registry()
+    let snapshot = SceneSnapshot(stacks: [
+      "main": try registry.records(for: [V2.Destination.home, 5, V2.Destination.settings])
+    ])
+    let scene = Restorer(registry: registry).restore(snapshot)
+    #expect(scene.routes(V2.Destination.self) == [.home])
+    #expect(scene.elements().count == 3)
+    #expect(scene.routes(V2.Destination.self, in: "absent").isEmpty)
+  }
+
+  @Test(
+    "the restored NavigationPath holds only the kept routes, top first, with their stored bytes")
+  func navigationPathOfKeptRoutes() throws {
+    let json =
+      #"["App.Route","{\"settings\":{}}","App.Route","{\"order\":{\"id\":42}}","App.Route","{\"home\":{}}"]"#
+    let scene = Restorer(registry: try V2.registry(), policy: .dropFailingRoutes).restore(
+      navigationPath: Data(json.utf8))
+    let expected = #"["App.Route","{\"settings\":{}}","App.Route","{\"home\":{}}"]"#
+    #expect(String(decoding: scene.navigationPathData(), as: UTF8.self) == expected)
+    #expect(scene.report.dropped.map(\.location) == [.stack("main", index: 1)])
+  }
+
+  @Test("the report reads as one line per dropped item")
+  func reportDescription() throws {
+    let scene = try Self.restore(Self.v1Snapshot(), policy: .dropFailingRoutes)
+    let lines = scene.report.description.split(separator: "\n")
+    #expect(lines.first == "partial")
+    #expect(lines.count == 2)
+    #expect(lines[1].hasPrefix("  dropped stack main[1] App.Route: no longer decodes"))
+  }
+}
+
+extension RestoreReport {
+  fileprivate func replacingFound(_ found: Int) -> RestoreReport {
+    RestoreReport(
+      outcome: outcome,
+      dropped: [
+        DroppedItem(location: .snapshot, tag: nil, reason: .newerFormat(found: found, supported: 1))
+      ])
+  }
+}
