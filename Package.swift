@@ -31,6 +31,7 @@ let package = Package(
     .testTarget(name: "WaypointTests", dependencies: ["Waypoint"]),
     .testTarget(name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite"]),
     .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
+    .testTarget(name: "WaypointCLITests", dependencies: ["WaypointCLI"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,0 @@
-import Waypoint
-
-print("hi")

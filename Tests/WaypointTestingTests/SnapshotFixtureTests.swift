@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointTesting
+
+@Suite("Snapshot fixtures")
+struct SnapshotFixtureTests {
+  enum Route: Codable, Hashable, Sendable {
+    case home
+    case detail(id: Int)
+  }
+
+  let directory: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "waypoint-fixtures-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }()
+
+  func write(_ text: String, to name: String) throws -> URL {
+    let url = directory.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url
+  }
+
+  @Test("a NavigationPath fixture restores into the named stack")
+  func navigationPathFixture() throws {
+    let registry = try RouteRegistry().registering(Route.self, tag: "App.Route")
+    let url = try write(
+      #" ["App.Route","{\"detail\":{\"id\":3}}","App.Route","{\"home\":{}}"]"#, to: "path.json")
+    let fixture = try SnapshotFixture(contentsOf: url, stack: "feed")
+    #expect(fixture.kind == .navigationPath(stack: "feed"))
+    let scene = fixture.restore(with: Restorer(registry: registry))
+    #expect(scene.report.outcome == .restored)
+    #expect(scene.routes(Route.self, in: "feed") == [.home, .detail(id: 3)])
+  }
+
+  @Test("a snapshot document fixture restores with its report")
+  func documentFixture() throws {
+    let registry = try RouteRegistry().registering(Route.self, tag: "App.Route")
+    let snapshot = SceneSnapshot(stacks: [
+      "main": [RouteRecord(tag: "App.Route", json: #"{"removed":{}}"#)]
+    ])
+    let url = directory.appendingPathComponent("scene.json")
+    try snapshot.encoded().write(to: url)
+    let fixture = try SnapshotFixture(contentsOf: url)
+    #expect(fixture.kind == .snapshotDocument)
+    let scene = fixture.restore(with: Restorer(registry: registry))
+    #expect(scene.report.outcome == .root)
+    #expect(scene.report.dropped.first?.location == .stack("main", index: 0))
+  }
+
+  @Test("missing and unrecognized files throw a load error naming the file")
+  func loadErrors() throws {
+    let missing = directory.appendingPathComponent("missing.json")
+    #expect {
+      _ = try SnapshotFixture(contentsOf: missing)
+    } throws: { error in
+      guard case .unreadable(let path, _) = error as? SnapshotFixture.LoadError else {
+        return false
+      }
+      return path == missing.path
+    }
+    let text = try write("hello", to: "text.json")
+    #expect(throws: SnapshotFixture.LoadError.unrecognized(path: text.path)) {
+      _ = try SnapshotFixture(contentsOf: text)
+    }
+    let empty = try write("", to: "empty.json")
+    #expect(throws: SnapshotFixture.LoadError.unrecognized(path: empty.path)) {
+      _ = try SnapshotFixture(contentsOf: empty)
+    }
+  }
+}
