@@ -17,19 +17,33 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
     ),
+    // sqlite3_db_config is variadic: Swift calls it through this one C function.
+    .target(name: "CSQLiteConfig"),
     .target(name: "Waypoint"),
     .target(
       name: "WaypointSQLite",
       dependencies: [
         "Waypoint",
+        "CSQLiteConfig",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
     .target(name: "WaypointTesting", dependencies: ["Waypoint"]),
     .executableTarget(name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite"]),
+    // A second process for the store's tests (inter-process locking, crashes). Not a product.
+    .executableTarget(
+      name: "WaypointTestHelper",
+      dependencies: [
+        "Waypoint", "WaypointSQLite",
+        .target(
+          name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+      ]
+    ),
     .testTarget(name: "WaypointTests", dependencies: ["Waypoint"]),
-    .testTarget(name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite"]),
+    .testTarget(
+      name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
     .testTarget(name: "WaypointCLITests", dependencies: ["WaypointCLI"]),
   ],

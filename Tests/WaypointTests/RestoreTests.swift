@@ -111,7 +111,8 @@ struct RestoreTests {
     #expect(
       scene.report.dropped.first?.reason
         == .undecodable(codingPath: "author", message: "no value for key \"author\""))
-    #expect(scene.stacks["reader"] == [])
+    #expect(scene.report.outcome == .root)
+    #expect(scene.stacks.isEmpty)
   }
 
   @Test("validators reject decoded routes with the app's reason; other types pass")
@@ -273,6 +274,32 @@ struct RestoreTests {
     #expect(scene.report.outcome == .partial)
   }
 
+  @Test("a snapshot without routes but with an unknown split name restores, partially, not to the root")
+  func unknownNameWithoutRoutes() throws {
+    let snapshot = SceneSnapshot(split: SplitViewSnapshot(columnVisibility: ColumnVisibility(rawValue: "quad")))
+    let scene = try Self.restore(snapshot)
+    #expect(scene.report.outcome == .partial)
+    #expect(scene.report.dropped.map(\.reason) == [.unknownValue("quad")])
+  }
+
+  @Test("when every route fails the split-view values are not applied either")
+  func rootClearsSplitValues() throws {
+    let snapshot = SceneSnapshot(
+      stacks: ["detail": [RouteRecord(tag: "Gone", json: "{}")]],
+      split: SplitViewSnapshot(columnVisibility: .detailOnly, preferredCompactColumn: .detail))
+    let scene = try Self.restore(snapshot)
+    #expect(scene.report.outcome == .root)
+    #expect(scene.columnVisibility == .automatic)
+    #expect(scene.preferredCompactColumn == nil)
+  }
+
+  @Test("metadata built from a registry records its schema version")
+  func metadataFromRegistry() throws {
+    let metadata = SnapshotMetadata(registry: try V2.registry(), appBuild: "2.0")
+    #expect(metadata.routeSchemaVersion == 2)
+    #expect(metadata.appBuild == "2.0")
+  }
+
   @Test("typed access stops at the first value of another type")
   func typedAccess() throws {
     let registry = try V2.registry()
@@ -286,13 +313,14 @@ struct RestoreTests {
   }
 
   @Test(
-    "the restored NavigationPath holds only the kept routes, top first, with their stored bytes")
+    "the restored NavigationPath holds only the kept routes, top first, under their current type names")
   func navigationPathOfKeptRoutes() throws {
     let json =
       #"["App.Route","{\"settings\":{}}","App.Route","{\"order\":{\"id\":42}}","App.Route","{\"home\":{}}"]"#
     let scene = Restorer(registry: try V2.registry(), policy: .dropFailingRoutes).restore(
       navigationPath: Data(json.utf8))
-    let expected = #"["App.Route","{\"settings\":{}}","App.Route","{\"home\":{}}"]"#
+    let expected =
+      #"["WaypointTests.V2.Destination","{\"settings\":{}}","WaypointTests.V2.Destination","{\"home\":{}}"]"#
     #expect(String(decoding: scene.navigationPathData(), as: UTF8.self) == expected)
     #expect(scene.report.dropped.map(\.location) == [.stack("main", index: 1)])
   }

@@ -22,7 +22,9 @@ struct RouteRegistryTests {
     let registry = try RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 4)
     let values: [V1.Route] = [.home, .profile(userId: 1), .item(sampleUUID)]
     let records = try registry.records(for: values)
-    let expected = try values.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let expected = try values.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
     #expect(records.map(\.json) == expected)
     #expect(records.map(\.json)[0] == #"{"home":{}}"#)
     #expect(records.map(\.json)[2] == #"{"item":{"_0":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}}"#)

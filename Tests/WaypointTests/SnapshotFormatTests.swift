@@ -109,6 +109,15 @@ struct SnapshotFormatTests {
       .invalidField("stacks.main", reason: "")
     ),
     (
+      "route version zero",
+      #"{"format":1,"savedAt":"2026-11-29T10:00:00Z","stacks":{"m":[{"tag":"A","json":"1","version":0}]}}"#,
+      .invalidField("stacks.m[0].version", reason: "")
+    ),
+    (
+      "schema version negative", #"{"format":1,"savedAt":"2026-11-29T10:00:00Z","routeSchemaVersion":-1}"#,
+      .invalidField("routeSchemaVersion", reason: "")
+    ),
+    (
       "newer format", #"{"format":2,"savedAt":"whatever","stacks":"a different shape"}"#,
       .newerFormat(found: 2, supported: 1)
     ),

@@ -50,6 +50,21 @@ extension SnapshotDocument {
   }
 }
 
+extension SnapshotDocument {
+  /// Every route of the document with its dotted path, for validation messages.
+  var routes: [(path: String, route: Route)] {
+    var all: [(String, Route)] = []
+    for (name, stack) in stacks ?? [:] {
+      for (index, route) in stack.enumerated() { all.append(("stacks.\(name)[\(index)]", route)) }
+    }
+    if let selectedTab { all.append(("selectedTab", selectedTab)) }
+    if let route = split?.sidebar { all.append(("split.sidebar", route)) }
+    if let route = split?.content { all.append(("split.content", route)) }
+    if let sheet { all.append(("sheet", sheet)) }
+    return all
+  }
+}
+
 extension SnapshotDocument.Route {
   init(_ record: RouteRecord) {
     self.init(
@@ -85,6 +100,12 @@ extension SceneSnapshot {
     }
     guard document.format >= 1 else {
       throw .invalidField("format", reason: "\(document.format) is not a format version")
+    }
+    if let version = document.routeSchemaVersion, version < 1 {
+      throw .invalidField("routeSchemaVersion", reason: "\(version) is not a schema version")
+    }
+    for (path, route) in document.routes where (route.version ?? 1) < 1 {
+      throw .invalidField("\(path).version", reason: "\(route.version ?? 0) is not a route version")
     }
     guard let savedAt = try? Date(document.savedAt, strategy: .iso8601) else {
       throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")

@@ -15,4 +15,10 @@ public struct SnapshotMetadata: Hashable, Sendable {
     self.appBuild = appBuild
     self.savedAt = Date(timeIntervalSince1970: savedAt.timeIntervalSince1970.rounded(.down))
   }
+
+  /// Metadata for a snapshot saved now by the app whose routes `registry` describes: its
+  /// ``RouteRegistry/schemaVersion`` becomes the route-schema version.
+  public init(registry: RouteRegistry, appBuild: String? = nil, savedAt: Date = Date()) {
+    self.init(routeSchemaVersion: registry.schemaVersion, appBuild: appBuild, savedAt: savedAt)
+  }
 }

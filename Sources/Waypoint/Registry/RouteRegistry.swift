@@ -14,7 +14,8 @@ import Foundation
 /// try registry.register(Destination.self, aliases: ["MyApp.Route"])
 /// ```
 public struct RouteRegistry: Sendable {
-  /// The app's route-schema version, written into every snapshot's metadata.
+  /// The app's route-schema version; snapshots record it through
+  /// ``SnapshotMetadata/init(registry:appBuild:savedAt:)``.
   public var schemaVersion: Int
 
   private var entries: [String: RouteType] = [:]
@@ -93,8 +94,12 @@ public struct RouteRegistry: Sendable {
   /// The aliases registered for a canonical tag, in registration order.
   public func aliases(of tag: String) -> [String] { entries[tag]?.aliases ?? [] }
 
-  /// The stored form of a value: its registered tag and version and its JSON from a plain
-  /// `JSONEncoder`, exactly as SwiftUI would encode it.
+  /// The stored form of a value: its registered tag and version and its JSON from `JSONEncoder`
+  /// with sorted keys.
+  ///
+  /// Sorted keys make equal values give equal bytes (a plain `JSONEncoder` may order an object's
+  /// keys differently from one call to the next), so that saving an unchanged scene can be detected.
+  /// The JSON decodes exactly as SwiftUI's own encoding of the value does.
   ///
   /// - Throws: ``RouteRegistryError/unregisteredType(_:)`` when the value's dynamic type is not
   ///   registered, ``RouteRegistryError/encodingFailed(tag:_:)`` when `JSONEncoder` refuses it.
@@ -104,7 +109,9 @@ public struct RouteRegistry: Sendable {
       throw .unregisteredType(_typeName(type, qualified: true))
     }
     do {
-      let data = try JSONEncoder().encode(value)
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      let data = try encoder.encode(value)
       return RouteRecord(
         tag: tag, json: String(decoding: data, as: UTF8.self), version: entry.version)
     } catch {

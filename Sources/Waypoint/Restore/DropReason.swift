@@ -25,6 +25,11 @@ public enum DropReason: Hashable, Sendable {
   /// The snapshot was written in a newer format than this build reads; the scene restores to the root
   /// and the data is left for a newer build.
   case newerFormat(found: Int, supported: Int)
+  /// The crash-loop guard: the snapshot was restored this many times without the app confirming that
+  /// its UI came up, so it is not restored again (it is kept, quarantined).
+  case crashLoop(unconfirmedRestores: Int)
+  /// The store holding the snapshot could not be read; the description names the file and cause.
+  case storeUnavailable(String)
 }
 
 extension DropReason: CustomStringConvertible {
@@ -44,6 +49,9 @@ extension DropReason: CustomStringConvertible {
     case .unreadableSnapshot(let error): "snapshot unreadable: \(error)"
     case .newerFormat(let found, let supported):
       "snapshot format \(found) is newer than this build reads (up to \(supported))"
+    case .crashLoop(let count):
+      "crash loop: restored \(count) times without the app confirming, kept aside"
+    case .storeUnavailable(let why): "store unavailable: \(why)"
     }
   }
 }

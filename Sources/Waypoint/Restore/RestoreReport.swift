@@ -6,7 +6,9 @@ public struct RestoreReport: Hashable, Sendable {
     case restored
     /// Something came back and something was dropped.
     case partial
-    /// Nothing came back: the scene shows its root, as when SwiftUI's `path.codable` was nil.
+    /// Nothing came back: routes were saved but none restored, or the snapshot could not be read.
+    /// The scene shows its root, as when SwiftUI's `path.codable` was nil. (A snapshot that holds
+    /// no routes restores as ``restored``: there was nothing to drop.)
     case root
   }
 

@@ -66,9 +66,17 @@ public struct RestoredScene: Sendable {
   }
 
   /// The restored stack as `NavigationPath.CodableRepresentation` JSON holding only the routes that
-  /// restored, with their stored bytes. Decode it with `JSONDecoder` and pass it to
-  /// `NavigationPath(_:)`; SwiftUI then finds nothing it cannot decode.
+  /// restored. Decode it with `JSONDecoder` and pass it to `NavigationPath(_:)`; SwiftUI then finds
+  /// nothing it cannot decode.
+  ///
+  /// Each element is written under the name of its type in this build,
+  /// `_typeName(type(of: value), qualified: true)`, which is how SwiftUI looks types up, and with its
+  /// stored JSON, which that type just decoded. So a route saved under an old name (an alias) comes
+  /// back under its new one.
   public func navigationPathData(for stack: String = SceneSnapshot.mainStackName) -> Data {
-    NavigationPathRepresentation.data(for: self.stack(stack).map(\.record))
+    NavigationPathRepresentation.data(
+      for: self.stack(stack).map { restored in
+        RouteRecord(tag: _typeName(type(of: restored.value), qualified: true), json: restored.record.json)
+      })
   }
 }

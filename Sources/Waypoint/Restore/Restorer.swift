@@ -103,12 +103,11 @@ public struct Restorer: Sendable {
         RestoreReport(outcome: .root, dropped: pass.resetEntries()), metadata: snapshot.metadata)
     }
     let dropped = pass.droppedEntries()
-    if dropped.isEmpty {
-      scene.report = RestoreReport(outcome: .restored)
-    } else {
-      scene.report = RestoreReport(
-        outcome: pass.keptCount == 0 ? .root : .partial, dropped: dropped)
+    if pass.routeFailed && pass.keptCount == 0 {
+      // Nothing came back: show the root, exactly as with nothing saved.
+      return .root(RestoreReport(outcome: .root, dropped: dropped), metadata: snapshot.metadata)
     }
+    scene.report = RestoreReport(outcome: dropped.isEmpty ? .restored : .partial, dropped: dropped)
     return scene
   }
 

@@ -1,0 +1,176 @@
+import CSQLiteConfig
+import Foundation
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// `SQLITE_TRANSIENT`, which Swift does not import: SQLite copies the bound bytes.
+let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One SQLite connection: a thin, typed layer over the C API with a statement cache.
+///
+/// Not thread-safe on its own: `SnapshotStore` serializes every use behind its lock. Statements are
+/// prepared once per SQL text with `SQLITE_PREPARE_PERSISTENT` and reused.
+final class Database {
+  /// How a connection opens its file.
+  enum Mode {
+    /// Read and write, creating the file if needed.
+    case readWrite
+    /// Read only; the file must exist.
+    case readOnly
+  }
+
+  let path: String
+  private(set) var handle: OpaquePointer?
+  private var statements: [String: Statement] = [:]
+
+  #if DEBUG
+    /// Faults to inject in place of real calls (tests only).
+    var faults: FaultInjector?
+  #endif
+
+  /// Opens a connection with SQLite's defensive settings: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
+  /// views and extension loading off, `trusted_schema` off, and a busy timeout.
+  init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32, faults: FaultInjector? = nil)
+    throws(SQLiteError)
+  {
+    self.path = path
+    #if DEBUG
+      self.faults = faults
+    #endif
+    let flags: Int32 =
+      switch mode {
+      case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+      case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+      }
+    var db: OpaquePointer?
+    let code = call(.open, sql: nil) { sqlite3_open_v2(path, &db, flags, nil) }
+    handle = db
+    guard code == SQLITE_OK, db != nil else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) }
+      close()
+      throw SQLiteError(code: ResultCode(rawValue: code), message: message)
+    }
+    sqlite3_extended_result_codes(db, 1)
+    sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    for (option, value) in [
+      (SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0),
+      (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0),
+    ] {
+      var applied: Int32 = -1
+      let status = waypoint_sqlite3_db_config_int(UnsafeMutableRawPointer(db), option, Int32(value), &applied)
+      guard status == SQLITE_OK, applied == Int32(value) else {
+        close()
+        throw SQLiteError(code: ResultCode(rawValue: status), message: "could not apply defensive setting \(option)")
+      }
+    }
+    try execute("PRAGMA trusted_schema = OFF")
+  }
+
+  deinit { close() }
+
+  /// Finalizes every cached statement and closes the connection. Safe to call twice.
+  func close() {
+    for statement in statements.values { statement.finalize() }
+    statements.removeAll()
+    if let handle { sqlite3_close_v2(handle) }
+    handle = nil
+  }
+
+  /// The seam through which every checked SQLite call goes; tests inject faults here.
+  func call(_ kind: SQLiteCall, sql: String?, _ body: () -> Int32) -> Int32 {
+    #if DEBUG
+      if let injected = faults?.result(kind, sql) { return injected }
+    #endif
+    return body()
+  }
+
+  /// The error for a failed call, with the connection's message when it matches the code.
+  func error(_ code: Int32, sql: String?) -> SQLiteError {
+    var message: String?
+    if let handle, sqlite3_extended_errcode(handle) == code || sqlite3_errcode(handle) == code {
+      message = String(cString: sqlite3_errmsg(handle))
+    }
+    return SQLiteError(code: ResultCode(rawValue: code), message: message, sql: sql)
+  }
+
+  /// Runs SQL text that may hold several statements and returns no rows (schema migrations,
+  /// pragmas, transaction control). The corresponding C function is `sqlite3_exec`.
+  func execute(_ sql: String) throws(SQLiteError) {
+    guard let handle else { throw SQLiteError(code: .misuse, message: "connection closed", sql: sql) }
+    let code = call(.exec, sql: sql) { sqlite3_exec(handle, sql, nil, nil, nil) }
+    guard code == SQLITE_OK else { throw error(code, sql: sql) }
+  }
+
+  /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+  func statement(_ sql: String) throws(SQLiteError) -> Statement {
+    if let cached = statements[sql] {
+      cached.reset()
+      return cached
+    }
+    guard let handle else { throw SQLiteError(code: .misuse, message: "connection closed", sql: sql) }
+    var pointer: OpaquePointer?
+    let code = call(.prepare, sql: sql) {
+      sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+    }
+    guard code == SQLITE_OK, let pointer else {
+      if let pointer { sqlite3_finalize(pointer) }
+      throw error(code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql)
+    }
+    let statement = Statement(pointer, sql: sql, database: self)
+    statements[sql] = statement
+    return statement
+  }
+
+  /// Runs one statement with its bindings and returns each row through `row`.
+  func query(_ sql: String, _ bindings: [SQLValue] = [], row: (Statement) throws(SQLiteError) -> Void)
+    throws(SQLiteError)
+  {
+    let statement = try statement(sql)
+    defer { statement.reset() }
+    try statement.bind(bindings)
+    while try statement.step() { try row(statement) }
+  }
+
+  /// Runs one statement that returns no rows, and returns the number of rows it changed.
+  @discardableResult
+  func run(_ sql: String, _ bindings: [SQLValue] = []) throws(SQLiteError) -> Int {
+    try query(sql, bindings) { _ throws(SQLiteError) in }
+    return Int(sqlite3_changes(handle))
+  }
+
+  /// The first column of the first row, or `nil` when there is no row.
+  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (Statement) -> T) throws(SQLiteError) -> T? {
+    var value: T?
+    try query(sql, bindings) { statement throws(SQLiteError) in
+      if value == nil { value = read(statement) }
+    }
+    return value
+  }
+
+  /// The rowid of the last insert.
+  var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+  /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (the write lock is taken at once, so
+  /// a busy store waits for the busy timeout instead of failing mid-transaction), `BEGIN` for readers.
+  /// Commits when `body` returns, rolls back when it throws.
+  func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+    do {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      if let handle, sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+      throw error
+    }
+  }
+}
+
+extension ResultCode {
+  /// `SQLITE_MISUSE`: the library was used incorrectly (for example a closed connection).
+  public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// A prepared statement owned by a ``Database``'s cache.
+final class Statement {
+  private var handle: OpaquePointer?
+  let sql: String
+  private unowned let database: Database
+
+  init(_ handle: OpaquePointer, sql: String, database: Database) {
+    self.handle = handle
+    self.sql = sql
+    self.database = database
+  }
+
+  func finalize() {
+    if let handle { sqlite3_finalize(handle) }
+    handle = nil
+  }
+
+  /// Resets the statement and clears its bindings, ready for the next use.
+  func reset() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+
+  /// Binds the values to parameters 1, 2, ….
+  func bind(_ values: [SQLValue]) throws(SQLiteError) {
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let code = database.call(.bind, sql: sql) {
+        switch value {
+        case .integer(let number): sqlite3_bind_int64(handle, index, number)
+        case .text(let text): sqlite3_bind_text(handle, index, text, -1, sqliteTransient)
+        case .blob(let data):
+          data.withUnsafeBytes { bytes in
+            // A zero-length blob must still bind as a blob, not NULL.
+            sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), sqliteTransient)
+          }
+        case .null: sqlite3_bind_null(handle, index)
+        }
+      }
+      guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+    }
+  }
+
+  /// Steps once: `true` when a row is available, `false` when the statement is done.
+  func step() throws(SQLiteError) -> Bool {
+    let code = database.call(.step, sql: sql) { sqlite3_step(handle) }
+    switch code {
+    case SQLITE_ROW: return true
+    case SQLITE_DONE: return false
+    default: throw database.error(code, sql: sql)
+    }
+  }
+
+  /// Whether the column of the current row is NULL.
+  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+  /// The column as an integer (0 for NULL).
+  func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+  /// The column as an `Int` (0 for NULL).
+  func int(_ column: Int32) -> Int { Int(truncatingIfNeeded: sqlite3_column_int64(handle, column)) }
+
+  /// The column as text, or `nil` for NULL.
+  func text(_ column: Int32) -> String? {
+    guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+  }
+
+  /// The column as bytes, or `nil` for NULL.
+  func blob(_ column: Int32) -> Data? {
+    if isNull(column) { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
+    return Data(bytes: pointer, count: count)
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Waypoint
+
+extension SnapshotStore {
+  /// The columns ``info(_:)`` reads, in its order, each prefixed with `table` (`"s."`) if given.
+  static func infoColumns(_ table: String = "") -> String {
+    [
+      "id", "scene_id", "saved_at", "format", "route_schema_version", "app_build", "length(\(table)document)",
+      "quarantine", "quarantine_detail", "quarantined_at", "unconfirmed_restores",
+    ].map { $0.hasPrefix("length") ? $0 : table + $0 }.joined(separator: ", ")
+  }
+
+  static func info(_ row: Statement) -> SnapshotInfo {
+    let column: Int32 = 0
+    let quarantine = row.text(column + 7).flatMap(Quarantine.Kind.init(rawValue:)).map { kind in
+      Quarantine(
+        kind: kind, detail: row.text(column + 8) ?? "",
+        since: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 9))))
+    }
+    return SnapshotInfo(
+      id: row.int64(column), scene: row.text(column + 1) ?? "",
+      savedAt: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 2))),
+      formatVersion: row.int(column + 3), routeSchemaVersion: row.int(column + 4),
+      appBuild: row.text(column + 5), byteCount: row.int(column + 6), quarantine: quarantine,
+      unconfirmedRestores: row.int(column + 10))
+  }
+
+  /// The scene's snapshots, newest first.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  public func history(scene: String) throws(StoreError) -> [SnapshotInfo] {
+    try read { db throws(SQLiteError) in
+      var infos: [SnapshotInfo] = []
+      try db.query(
+        "SELECT \(Self.infoColumns()) FROM snapshot WHERE scene_id = ? ORDER BY id DESC", [.text(scene)]
+      ) { row throws(SQLiteError) in infos.append(Self.info(row)) }
+      return infos
+    }
+  }
+
+  /// One snapshot with its document, or `nil` when no snapshot has this id.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  public func snapshot(id: Int64) throws(StoreError) -> StoredSnapshot? {
+    try read { db throws(SQLiteError) in
+      var stored: StoredSnapshot?
+      try db.query("SELECT \(Self.infoColumns()), document FROM snapshot WHERE id = ?", [.integer(id)]) {
+        row throws(SQLiteError) in
+        stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
+      }
+      return stored
+    }
+  }
+
+  /// Makes an earlier snapshot of the scene its latest again, by saving a copy of it (stamped now)
+  /// as a new version. History is kept: the snapshots in between stay.
+  ///
+  /// - Returns: the new snapshot's id.
+  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's;
+  ///   ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (a newer format, or
+  ///   damaged); otherwise as ``save(_:scene:)``.
+  @discardableResult
+  public func rollback(scene: String, to id: Int64) throws(StoreError) -> Int64 {
+    guard let stored = try snapshot(id: id), stored.info.scene == scene else {
+      throw .snapshotNotFound(scene: scene, id: id)
+    }
+    var snapshot: SceneSnapshot
+    do {
+      snapshot = try SceneSnapshot(decoding: stored.document, limits: configuration.limits)
+    } catch {
+      throw .invalidSnapshot(error)
+    }
+    snapshot.metadata.savedAt = Date()
+    let result = try save(snapshot, scene: scene)
+    return result.snapshotID
+  }
+
+  /// Deletes every snapshot of the given scenes, in one transaction: pass the identifiers from
+  /// `application(_:didDiscardSceneSessions:)`.
+  ///
+  /// - Returns: how many snapshots were deleted.
+  @discardableResult
+  public func discard(scenes: some Sequence<String>) throws(StoreError) -> Int {
+    let ids = Array(scenes)
+    return try write { db throws(SQLiteError) in
+      var count = 0
+      for scene in ids { count += try db.run("DELETE FROM snapshot WHERE scene_id = ?", [.text(scene)]) }
+      return count
+    }
+  }
+
+  /// Deletes old snapshots: those saved before `date`, and in each scene all but the newest
+  /// `keepingLatest` (quarantined ones included). `nil` leaves that rule out.
+  ///
+  /// - Returns: how many snapshots were deleted.
+  @discardableResult
+  public func prune(keepingLatest: Int? = nil, olderThan date: Date? = nil) throws(StoreError) -> Int {
+    try write { db throws(SQLiteError) in
+      var count = 0
+      if let date {
+        count += try db.run(
+          "DELETE FROM snapshot WHERE saved_at < ?", [.integer(Int64(date.timeIntervalSince1970.rounded(.down)))])
+      }
+      if let keepingLatest {
+        count += try db.run(
+          """
+          DELETE FROM snapshot WHERE id IN (
+            SELECT id FROM (
+              SELECT id, row_number() OVER (PARTITION BY scene_id ORDER BY id DESC) AS rank FROM snapshot)
+            WHERE rank > ?)
+          """,
+          [.integer(Int64(max(0, keepingLatest)))])
+      }
+      return count
+    }
+  }
+
+  /// Every scene with its latest snapshot, sorted by scene id.
+  public func scenes() throws(StoreError) -> [SceneSummary] {
+    let limits = configuration.limits
+    return try read { db throws(SQLiteError) in
+      var summaries: [SceneSummary] = []
+      try db.query(
+        """
+        SELECT \(Self.infoColumns("s.")),
+          c.total, c.quarantined, s.document
+        FROM snapshot s JOIN (
+          SELECT scene_id, max(id) AS latest, count(*) AS total, count(quarantine) AS quarantined
+          FROM snapshot GROUP BY scene_id) c ON s.id = c.latest
+        ORDER BY s.scene_id
+        """
+      ) { row throws(SQLiteError) in
+        let depths = (try? SceneSnapshot(decoding: row.blob(13) ?? Data(), limits: limits))?.stacks
+          .mapValues(\.count)
+        summaries.append(
+          SceneSummary(
+            id: row.text(1) ?? "", latest: Self.info(row), snapshotCount: row.int(11),
+            quarantinedCount: row.int(12), stackDepths: depths ?? [:]))
+      }
+      return summaries
+    }
+  }
+
+  /// Counts and sizes of the whole store.
+  public func statistics() throws(StoreError) -> StoreStatistics {
+    try read { db throws(SQLiteError) in
+      var statistics = StoreStatistics(
+        sceneCount: 0, snapshotCount: 0, quarantinedCount: 0, documentBytes: 0, fileBytes: 0)
+      try db.query(
+        """
+        SELECT count(DISTINCT scene_id), count(*), count(quarantine), coalesce(sum(length(document)), 0),
+          min(saved_at), max(saved_at)
+        FROM snapshot
+        """
+      ) { row throws(SQLiteError) in
+        statistics.sceneCount = row.int(0)
+        statistics.snapshotCount = row.int(1)
+        statistics.quarantinedCount = row.int(2)
+        statistics.documentBytes = row.int(3)
+        if !row.isNull(4) {
+          statistics.oldest = Date(timeIntervalSince1970: TimeInterval(row.int64(4)))
+          statistics.newest = Date(timeIntervalSince1970: TimeInterval(row.int64(5)))
+        }
+      }
+      let pages = try db.scalar("PRAGMA page_count") { $0.int(0) } ?? 0
+      let pageSize = try db.scalar("PRAGMA page_size") { $0.int(0) } ?? 0
+      statistics.fileBytes = pages * pageSize
+      return statistics
+    }
+  }
+
+  /// Quarantined snapshots of every scene, newest first.
+  public func quarantined() throws(StoreError) -> [SnapshotInfo] {
+    try read { db throws(SQLiteError) in
+      var infos: [SnapshotInfo] = []
+      try db.query("SELECT \(Self.infoColumns()) FROM snapshot WHERE quarantine IS NOT NULL ORDER BY id DESC") {
+        row throws(SQLiteError) in infos.append(Self.info(row))
+      }
+      return infos
+    }
+  }
+}

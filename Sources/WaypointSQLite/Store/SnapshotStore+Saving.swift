@@ -1,0 +1,64 @@
+import Foundation
+import Waypoint
+
+extension SnapshotStore {
+  /// Saves a snapshot as the scene's newest version, unless it equals the scene's latest snapshot
+  /// (its save time aside), in which case nothing is written.
+  ///
+  /// Each save is one `BEGIN IMMEDIATE` transaction, which also trims the scene's history to
+  /// ``StoreConfiguration/retention`` snapshots (quarantined ones are kept). A save that returned is
+  /// durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
+  ///
+  /// - Parameter scene: Any string; on iOS, `UISceneSession.persistentIdentifier`.
+  /// - Throws: ``StoreError``: ``StoreError/invalidSnapshot(_:)`` for a document over
+  ///   ``SnapshotLimits/maxDocumentBytes``, ``StoreError/busy(path:)`` when another process held
+  ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
+  ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
+  ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
+  @discardableResult
+  public func save(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) -> SaveResult {
+    let document = snapshot.encoded()
+    let limit = configuration.limits.maxDocumentBytes
+    guard document.count <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limit))
+    }
+    let savedAt = Int64(snapshot.metadata.savedAt.timeIntervalSince1970)
+    let retention = configuration.retention
+    return try write { db throws(SQLiteError) in
+      var latest: (id: Int64, savedAt: Int64, document: Data, quarantined: Bool)?
+      try db.query(
+        "SELECT id, saved_at, document, quarantine IS NOT NULL FROM snapshot WHERE scene_id = ? ORDER BY id DESC LIMIT 1",
+        [.text(scene)]
+      ) { row throws(SQLiteError) in
+        latest = (row.int64(0), row.int64(1), row.blob(2) ?? Data(), row.int(3) != 0)
+      }
+      if let latest, !latest.quarantined {
+        var comparable = document
+        if latest.savedAt != savedAt {
+          var same = snapshot
+          same.metadata.savedAt = Date(timeIntervalSince1970: TimeInterval(latest.savedAt))
+          comparable = same.encoded()
+        }
+        if comparable == latest.document { return SaveResult(snapshotID: latest.id, wrote: false) }
+      }
+      try db.run(
+        """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(scene), .integer(savedAt), .integer(Int64(SceneSnapshot.currentFormatVersion)),
+          .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
+          .blob(document),
+        ])
+      let id = db.lastInsertedRowID
+      try db.run(
+        """
+        DELETE FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL AND id NOT IN (
+          SELECT id FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL ORDER BY id DESC LIMIT ?2)
+        """,
+        [.text(scene), .integer(Int64(retention))])
+      return SaveResult(snapshotID: id, wrote: true)
+    }
+  }
+}

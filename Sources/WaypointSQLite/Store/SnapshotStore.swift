@@ -1,0 +1,165 @@
+import Foundation
+import Waypoint
+
+/// Saves versioned snapshots of scenes into one SQLite file and restores them.
+///
+/// One store per file, shared by every scene of the app (and by its extensions, through an App Group
+/// container: several processes may use the file at once). The store is `Sendable`: every call is
+/// serialized on one connection. Writes run in `BEGIN IMMEDIATE` transactions in WAL mode.
+///
+/// ```swift
+/// let store = try SnapshotStore(path: url.path)
+/// try store.save(snapshot, scene: session.persistentIdentifier)       // on every change
+/// let restored = store.restore(scene: id, with: restorer)             // at launch; never throws
+/// try store.confirmRestore(scene: id)                                 // once the UI is up
+/// ```
+///
+/// Bad files: a directory at the path, a missing folder or a read-only location throw
+/// ``StoreError`` from `init`; another application's database throws
+/// ``StoreError/notAWaypointStore(path:)`` and is not touched; a corrupt file or one that is not a
+/// database is moved aside and replaced by a fresh store (see ``recovery``); a file from a newer
+/// Waypoint throws ``StoreError/newerSchema(path:found:supported:)`` and is not modified.
+public final class SnapshotStore: @unchecked Sendable {
+  /// Whether the store may write.
+  public enum Access: Hashable, Sendable {
+    /// Read and write, creating and migrating the file as needed (apps).
+    case readWrite
+    /// Read only: the file must exist and is never modified; restores do not count toward the
+    /// crash-loop guard (tools).
+    case readOnly
+  }
+
+  /// The file's path.
+  public let path: String
+  /// The configuration the store was opened with.
+  public let configuration: StoreConfiguration
+  /// Whether the store may write.
+  public let access: Access
+  /// Set when opening found the file corrupt, moved it aside and started a fresh store: tell the
+  /// user's support channel, the old file is kept at ``StoreRecovery/movedTo``.
+  public let recovery: StoreRecovery?
+  /// The file's schema version (the number of the last migration applied).
+  public let schemaVersion: Int
+
+  /// The newest schema version this build knows.
+  public static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
+
+  let database: Database
+  private let lock = NSLock()
+
+  /// Opens (creating if needed) the store at `path`.
+  ///
+  /// - Throws: ``StoreError`` naming the path and the cause; see the type's discussion for each kind
+  ///   of bad file.
+  public convenience init(
+    path: String,
+    configuration: StoreConfiguration = StoreConfiguration(),
+    access: Access = .readWrite
+  ) throws(StoreError) {
+    try self.init(path: path, configuration: configuration, access: access, migrations: SchemaMigration.all)
+  }
+
+  /// Opens with a chosen migration list and fault injector (tests).
+  init(
+    path: String,
+    configuration: StoreConfiguration,
+    access: Access,
+    migrations: [SchemaMigration],
+    faults: FaultInjector? = nil
+  ) throws(StoreError) {
+    self.path = path
+    self.configuration = configuration
+    self.access = access
+    var recovery: StoreRecovery?
+    let opened: (Database, Int)
+    do {
+      opened = try Self.open(path, configuration, access, migrations, faults)
+    } catch .corrupt(_, let detail) where access == .readWrite && configuration.recoversCorruptFiles {
+      let movedTo = try StoreFile.moveAside(path)
+      recovery = StoreRecovery(movedTo: movedTo, cause: detail)
+      opened = try Self.open(path, configuration, access, migrations, faults)
+    }
+    (database, schemaVersion) = opened
+    self.recovery = recovery
+  }
+
+  private static func open(
+    _ path: String,
+    _ configuration: StoreConfiguration,
+    _ access: Access,
+    _ migrations: [SchemaMigration],
+    _ faults: FaultInjector?
+  ) throws(StoreError) -> (Database, Int) {
+    try StoreFile.prepare(path, create: access == .readWrite)
+    do {
+      let db = try Database(
+        path: path, mode: access == .readWrite ? .readWrite : .readOnly,
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
+      let supported = migrations.last?.version ?? 0
+      switch try SchemaMigrator.identify(db) {
+      case .foreign:
+        throw StoreError.notAWaypointStore(path: path)
+      case .waypoint(let version) where version > supported:
+        throw StoreError.newerSchema(path: path, found: version, supported: supported)
+      case .empty where access == .readOnly:
+        throw StoreError.notAWaypointStore(path: path)
+      case .empty, .waypoint:
+        break
+      }
+      let check = try db.scalar("PRAGMA quick_check(1)") { $0.text(0) } ?? nil
+      guard check == "ok" else { throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed") }
+      guard access == .readWrite else {
+        return (db, try SchemaMigrator.appliedVersion(db))
+      }
+      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+      guard mode?.lowercased() == "wal" else {
+        throw StoreError.ioError(path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
+      }
+      try db.execute("PRAGMA synchronous = \(configuration.durability == .full ? "FULL" : "NORMAL")")
+      return (db, try SchemaMigrator.migrate(db, migrations: migrations))
+    } catch let error as StoreError {
+      throw error
+    } catch let error as SQLiteError {
+      throw StoreError(error, path: path)
+    } catch {
+      throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+    }
+  }
+
+  /// Runs `body` on the connection, serialized with every other call, mapping SQLite's errors.
+  func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    do {
+      return try body(database)
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`).
+  @discardableResult
+  func write<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+    guard access == .readWrite else { throw .readOnly(path: path, detail: "the store was opened read-only") }
+    return try withDatabase { db throws(SQLiteError) in
+      try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+    }
+  }
+
+  /// Runs `body` in a read transaction, so that it sees one consistent state of the file.
+  @discardableResult
+  func read<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+    try withDatabase { db throws(SQLiteError) in
+      try db.transaction(immediate: false) { () throws(SQLiteError) in try body(db) }
+    }
+  }
+
+  #if DEBUG
+    /// Replaces the fault injector of the open connection (tests).
+    func injectFaults(_ faults: FaultInjector?) {
+      lock.lock()
+      defer { lock.unlock() }
+      database.faults = faults
+    }
+  #endif
+}

@@ -1,0 +1,65 @@
+import Waypoint
+
+/// Why a store operation failed, naming the file and the cause.
+///
+/// `save` and the other writing calls throw it. ``SnapshotStore/restore(scene:with:)`` never
+/// throws: it restores the root and puts the error into its report.
+public enum StoreError: Error, Hashable, Sendable {
+  /// The file could not be opened: a directory stands at the path, the folder is missing, or the
+  /// system refused (the detail says which).
+  case cannotOpen(path: String, detail: String)
+  /// The file is a SQLite database of another application (a foreign `application_id` or tables);
+  /// Waypoint never writes to it.
+  case notAWaypointStore(path: String)
+  /// The file's schema was written by a newer build of Waypoint; this build does not modify it.
+  case newerSchema(path: String, found: Int, supported: Int)
+  /// SQLite found the file malformed (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
+  case corrupt(path: String, detail: String)
+  /// Another connection held the lock past the busy timeout (`SQLITE_BUSY`). Try again later.
+  case busy(path: String)
+  /// The disk is full (`SQLITE_FULL`); nothing was written.
+  case diskFull(path: String)
+  /// The file or its folder cannot be written (`SQLITE_READONLY`, or a store opened read-only).
+  case readOnly(path: String, detail: String)
+  /// The operating system reported an I/O error (`SQLITE_IOERR`).
+  case ioError(path: String, detail: String)
+  /// The snapshot cannot be stored as it is (for example over ``SnapshotLimits/maxDocumentBytes``).
+  case invalidSnapshot(SnapshotFormatError)
+  /// No snapshot with this id belongs to the scene.
+  case snapshotNotFound(scene: String, id: Int64)
+  /// Any other SQLite failure, with SQLite's code and message.
+  case sqlite(path: String, SQLiteError)
+
+  /// Maps a SQLite failure to the cause it names.
+  init(_ error: SQLiteError, path: String) {
+    switch error.code {
+    case .busy, .locked: self = .busy(path: path)
+    case .full: self = .diskFull(path: path)
+    case .readOnly: self = .readOnly(path: path, detail: error.message)
+    case .ioError: self = .ioError(path: path, detail: error.message)
+    case .corrupt, .notADatabase: self = .corrupt(path: path, detail: error.message)
+    case .cannotOpen, .permission: self = .cannotOpen(path: path, detail: error.message)
+    default: self = .sqlite(path: path, error)
+    }
+  }
+}
+
+extension StoreError: CustomStringConvertible {
+  /// One line naming the file and the cause.
+  public var description: String {
+    switch self {
+    case .cannotOpen(let path, let detail): "\(path): cannot open: \(detail)"
+    case .notAWaypointStore(let path): "\(path): not a Waypoint store (another application's database)"
+    case .newerSchema(let path, let found, let supported):
+      "\(path): store schema \(found) is newer than this build supports (\(supported)); left unchanged"
+    case .corrupt(let path, let detail): "\(path): corrupt store: \(detail)"
+    case .busy(let path): "\(path): store is busy (locked by another connection); try again"
+    case .diskFull(let path): "\(path): disk full; nothing was written"
+    case .readOnly(let path, let detail): "\(path): read-only: \(detail)"
+    case .ioError(let path, let detail): "\(path): I/O error: \(detail)"
+    case .invalidSnapshot(let error): "snapshot cannot be stored: \(error)"
+    case .snapshotNotFound(let scene, let id): "no snapshot \(id) in scene \(scene)"
+    case .sqlite(let path, let error): "\(path): \(error)"
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// File-system steps around a store file that SQLite does not take itself.
+enum StoreFile {
+  /// Checks the path before SQLite sees it, and creates a missing file with permissions 0600 (routes
+  /// can hold personal ids; SQLite gives the `-wal` and `-shm` files the same permissions).
+  static func prepare(_ path: String, create: Bool) throws(StoreError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard !isDirectory.boolValue else {
+        throw .cannotOpen(path: path, detail: "a directory stands where the store file should be")
+      }
+      return
+    }
+    guard create else { throw .cannotOpen(path: path, detail: "no such file") }
+    let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+      close(descriptor)
+      return
+    }
+    let code = errno
+    let detail = String(cString: strerror(code))
+    switch code {
+    case EEXIST: return  // another process created it first
+    case EACCES, EROFS, EPERM: throw .readOnly(path: path, detail: detail)
+    case ENOSPC: throw .diskFull(path: path)
+    default: throw .cannotOpen(path: path, detail: detail)
+    }
+  }
+
+  /// Renames a corrupt store and its `-wal` and `-shm` files to `<path>.corrupt-<UTC time>`, never
+  /// deleting anything, and returns the new path of the main file.
+  static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
+    let stamp = now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateTimeSeparator(.standard))
+      .replacingOccurrences(of: ":", with: "")
+    var target = "\(path).corrupt-\(stamp)"
+    var counter = 1
+    while FileManager.default.fileExists(atPath: target) {
+      counter += 1
+      target = "\(path).corrupt-\(stamp)-\(counter)"
+    }
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+      guard rename(path + suffix, target + suffix) == 0 else {
+        throw .ioError(path: path, detail: "cannot move the corrupt store aside: \(String(cString: strerror(errno)))")
+      }
+    }
+    return target
+  }
+}

@@ -1,0 +1,16 @@
+import Waypoint
+
+/// What ``SnapshotStore/restore(scene:with:)`` brought back, and from which snapshot.
+public struct StoreRestoration: Sendable {
+  /// The restored scene and its report. When no snapshot could be restored, the root, with the
+  /// latest snapshot's problems (or the store's) in its report.
+  public var scene: RestoredScene
+  /// The snapshot the scene came from, `nil` when it is the root.
+  public var snapshotID: Int64?
+  /// Newer snapshots passed over on the way (with ``StoreConfiguration/fallsBackToOlderSnapshots``),
+  /// each with the reason it could not be used.
+  public var skipped: [(id: Int64, report: RestoreReport)]
+
+  /// The restore's report (a shortcut for `scene.report`).
+  public var report: RestoreReport { scene.report }
+}
