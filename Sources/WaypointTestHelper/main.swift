@@ -29,13 +29,16 @@ case "save":
   guard values.count == 3, let count = Int(values[2]) else { fail("usage: save PATH SCENE COUNT") }
   let store: SnapshotStore
   do {
-    store = try SnapshotStore(path: values[0], configuration: StoreConfiguration(retention: 1_000_000))
+    store = try SnapshotStore(
+      path: values[0], configuration: StoreConfiguration(retention: 1_000_000))
   } catch {
     fail("open: \(error)")
   }
   var index = 0
   while count == 0 || index < count {
-    let snapshot = SceneSnapshot(stacks: ["main": [RouteRecord(tag: "Swift.Int", json: String(index))]])
+    let snapshot = SceneSnapshot(stacks: [
+      "main": [RouteRecord(tag: "Swift.Int", json: String(index))]
+    ])
     do {
       let result = try store.save(snapshot, scene: values[1])
       say("saved \(index) \(result.snapshotID)")
@@ -47,9 +50,13 @@ case "save":
 case "hold-lock":
   // hold-lock PATH SECONDS: takes the write lock, prints "locked", holds it, then rolls back.
   let values = Array(arguments.dropFirst())
-  guard values.count == 2, let seconds = Double(values[1]) else { fail("usage: hold-lock PATH SECONDS") }
+  guard values.count == 2, let seconds = Double(values[1]) else {
+    fail("usage: hold-lock PATH SECONDS")
+  }
   var db: OpaquePointer?
-  guard sqlite3_open_v2(values[0], &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { fail("open") }
+  guard sqlite3_open_v2(values[0], &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+    fail("open")
+  }
   guard sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { fail("begin") }
   say("locked")
   Thread.sleep(forTimeInterval: seconds)

@@ -274,9 +274,11 @@ struct RestoreTests {
     #expect(scene.report.outcome == .partial)
   }
 
-  @Test("a snapshot without routes but with an unknown split name restores, partially, not to the root")
+  @Test(
+    "a snapshot without routes but with an unknown split name restores, partially, not to the root")
   func unknownNameWithoutRoutes() throws {
-    let snapshot = SceneSnapshot(split: SplitViewSnapshot(columnVisibility: ColumnVisibility(rawValue: "quad")))
+    let snapshot = SceneSnapshot(
+      split: SplitViewSnapshot(columnVisibility: ColumnVisibility(rawValue: "quad")))
     let scene = try Self.restore(snapshot)
     #expect(scene.report.outcome == .partial)
     #expect(scene.report.dropped.map(\.reason) == [.unknownValue("quad")])
@@ -313,7 +315,8 @@ struct RestoreTests {
   }
 
   @Test(
-    "the restored NavigationPath holds only the kept routes, top first, under their current type names")
+    "the restored NavigationPath holds only the kept routes, top first, under their current type names"
+  )
   func navigationPathOfKeptRoutes() throws {
     let json =
       #"["App.Route","{\"settings\":{}}","App.Route","{\"order\":{\"id\":42}}","App.Route","{\"home\":{}}"]"#

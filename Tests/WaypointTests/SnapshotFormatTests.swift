@@ -114,7 +114,8 @@ struct SnapshotFormatTests {
       .invalidField("stacks.m[0].version", reason: "")
     ),
     (
-      "schema version negative", #"{"format":1,"savedAt":"2026-11-29T10:00:00Z","routeSchemaVersion":-1}"#,
+      "schema version negative",
+      #"{"format":1,"savedAt":"2026-11-29T10:00:00Z","routeSchemaVersion":-1}"#,
       .invalidField("routeSchemaVersion", reason: "")
     ),
     (

@@ -76,7 +76,8 @@ public struct RestoredScene: Sendable {
   public func navigationPathData(for stack: String = SceneSnapshot.mainStackName) -> Data {
     NavigationPathRepresentation.data(
       for: self.stack(stack).map { restored in
-        RouteRecord(tag: _typeName(type(of: restored.value), qualified: true), json: restored.record.json)
+        RouteRecord(
+          tag: _typeName(type(of: restored.value), qualified: true), json: restored.record.json)
       })
   }
 }

@@ -61,10 +61,13 @@ final class Database {
       (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0),
     ] {
       var applied: Int32 = -1
-      let status = waypoint_sqlite3_db_config_int(UnsafeMutableRawPointer(db), option, Int32(value), &applied)
+      let status = waypoint_sqlite3_db_config_int(
+        UnsafeMutableRawPointer(db), option, Int32(value), &applied)
       guard status == SQLITE_OK, applied == Int32(value) else {
         close()
-        throw SQLiteError(code: ResultCode(rawValue: status), message: "could not apply defensive setting \(option)")
+        throw SQLiteError(
+          code: ResultCode(rawValue: status), message: "could not apply defensive setting \(option)"
+        )
       }
     }
     try execute("PRAGMA trusted_schema = OFF")
@@ -100,7 +103,9 @@ final class Database {
   /// Runs SQL text that may hold several statements and returns no rows (schema migrations,
   /// pragmas, transaction control). The corresponding C function is `sqlite3_exec`.
   func execute(_ sql: String) throws(SQLiteError) {
-    guard let handle else { throw SQLiteError(code: .misuse, message: "connection closed", sql: sql) }
+    guard let handle else {
+      throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
+    }
     let code = call(.exec, sql: sql) { sqlite3_exec(handle, sql, nil, nil, nil) }
     guard code == SQLITE_OK else { throw error(code, sql: sql) }
   }
@@ -111,7 +116,9 @@ final class Database {
       cached.reset()
       return cached
     }
-    guard let handle else { throw SQLiteError(code: .misuse, message: "connection closed", sql: sql) }
+    guard let handle else {
+      throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
+    }
     var pointer: OpaquePointer?
     let code = call(.prepare, sql: sql) {
       sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
@@ -126,7 +133,9 @@ final class Database {
   }
 
   /// Runs one statement with its bindings and returns each row through `row`.
-  func query(_ sql: String, _ bindings: [SQLValue] = [], row: (Statement) throws(SQLiteError) -> Void)
+  func query(
+    _ sql: String, _ bindings: [SQLValue] = [], row: (Statement) throws(SQLiteError) -> Void
+  )
     throws(SQLiteError)
   {
     let statement = try statement(sql)
@@ -143,7 +152,9 @@ final class Database {
   }
 
   /// The first column of the first row, or `nil` when there is no row.
-  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (Statement) -> T) throws(SQLiteError) -> T? {
+  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (Statement) -> T)
+    throws(SQLiteError) -> T?
+  {
     var value: T?
     try query(sql, bindings) { statement throws(SQLiteError) in
       if value == nil { value = read(statement) }
@@ -157,14 +168,18 @@ final class Database {
   /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (the write lock is taken at once, so
   /// a busy store waits for the busy timeout instead of failing mid-transaction), `BEGIN` for readers.
   /// Commits when `body` returns, rolls back when it throws.
-  func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+  func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T)
+    throws(SQLiteError) -> T
+  {
     try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
     do {
       let value = try body()
       try execute("COMMIT")
       return value
     } catch {
-      if let handle, sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+      if let handle, sqlite3_get_autocommit(handle) == 0 {
+        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+      }
       throw error
     }
   }

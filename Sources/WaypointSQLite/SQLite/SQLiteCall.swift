@@ -29,7 +29,9 @@ struct FaultInjector: Sendable {
   var result: @Sendable (_ call: SQLiteCall, _ sql: String?) -> Int32?
 
   /// Fails every call of `kind` whose SQL starts with `prefix` (any SQL when `prefix` is empty).
-  static func fail(_ kind: SQLiteCall, matching prefix: String = "", with code: ResultCode) -> FaultInjector {
+  static func fail(_ kind: SQLiteCall, matching prefix: String = "", with code: ResultCode)
+    -> FaultInjector
+  {
     FaultInjector { call, sql in
       call == kind && (prefix.isEmpty || (sql ?? "").hasPrefix(prefix)) ? code.rawValue : nil
     }

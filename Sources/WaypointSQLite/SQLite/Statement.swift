@@ -40,7 +40,9 @@ final class Statement {
         case .blob(let data):
           data.withUnsafeBytes { bytes in
             // A zero-length blob must still bind as a blob, not NULL.
-            sqlite3_bind_blob64(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count), sqliteTransient)
+            sqlite3_bind_blob64(
+              handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+              UInt64(bytes.count), sqliteTransient)
           }
         case .null: sqlite3_bind_null(handle, index)
         }

@@ -35,6 +35,6 @@ extension SchemaMigration {
 
         CREATE INDEX snapshot_by_scene ON snapshot (scene_id, id);
         """#
-    ),
+    )
   ]
 }

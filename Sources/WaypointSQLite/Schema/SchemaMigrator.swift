@@ -57,7 +57,10 @@ enum SchemaMigrator {
         try db.execute(migration.sql)
         try db.run(
           "INSERT INTO waypoint_migration (version, name, applied_at) VALUES (?, ?, ?)",
-          [.integer(Int64(migration.version)), .text(migration.name), .integer(Int64(Date().timeIntervalSince1970))])
+          [
+            .integer(Int64(migration.version)), .text(migration.name),
+            .integer(Int64(Date().timeIntervalSince1970)),
+          ])
         try db.execute("PRAGMA application_id = \(applicationID)")
         try db.execute("PRAGMA user_version = \(migration.version)")
         return migration.version

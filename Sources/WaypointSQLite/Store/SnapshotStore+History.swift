@@ -5,7 +5,8 @@ extension SnapshotStore {
   /// The columns ``info(_:)`` reads, in its order, each prefixed with `table` (`"s."`) if given.
   static func infoColumns(_ table: String = "") -> String {
     [
-      "id", "scene_id", "saved_at", "format", "route_schema_version", "app_build", "length(\(table)document)",
+      "id", "scene_id", "saved_at", "format", "route_schema_version", "app_build",
+      "length(\(table)document)",
       "quarantine", "quarantine_detail", "quarantined_at", "unconfirmed_restores",
     ].map { $0.hasPrefix("length") ? $0 : table + $0 }.joined(separator: ", ")
   }
@@ -32,7 +33,8 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
       try db.query(
-        "SELECT \(Self.infoColumns()) FROM snapshot WHERE scene_id = ? ORDER BY id DESC", [.text(scene)]
+        "SELECT \(Self.infoColumns()) FROM snapshot WHERE scene_id = ? ORDER BY id DESC",
+        [.text(scene)]
       ) { row throws(SQLiteError) in infos.append(Self.info(row)) }
       return infos
     }
@@ -44,7 +46,9 @@ extension SnapshotStore {
   public func snapshot(id: Int64) throws(StoreError) -> StoredSnapshot? {
     try read { db throws(SQLiteError) in
       var stored: StoredSnapshot?
-      try db.query("SELECT \(Self.infoColumns()), document FROM snapshot WHERE id = ?", [.integer(id)]) {
+      try db.query(
+        "SELECT \(Self.infoColumns()), document FROM snapshot WHERE id = ?", [.integer(id)]
+      ) {
         row throws(SQLiteError) in
         stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
       }
@@ -84,7 +88,9 @@ extension SnapshotStore {
     let ids = Array(scenes)
     return try write { db throws(SQLiteError) in
       var count = 0
-      for scene in ids { count += try db.run("DELETE FROM snapshot WHERE scene_id = ?", [.text(scene)]) }
+      for scene in ids {
+        count += try db.run("DELETE FROM snapshot WHERE scene_id = ?", [.text(scene)])
+      }
       return count
     }
   }
@@ -94,12 +100,15 @@ extension SnapshotStore {
   ///
   /// - Returns: how many snapshots were deleted.
   @discardableResult
-  public func prune(keepingLatest: Int? = nil, olderThan date: Date? = nil) throws(StoreError) -> Int {
+  public func prune(keepingLatest: Int? = nil, olderThan date: Date? = nil) throws(StoreError)
+    -> Int
+  {
     try write { db throws(SQLiteError) in
       var count = 0
       if let date {
         count += try db.run(
-          "DELETE FROM snapshot WHERE saved_at < ?", [.integer(Int64(date.timeIntervalSince1970.rounded(.down)))])
+          "DELETE FROM snapshot WHERE saved_at < ?",
+          [.integer(Int64(date.timeIntervalSince1970.rounded(.down)))])
       }
       if let keepingLatest {
         count += try db.run(
@@ -173,7 +182,9 @@ extension SnapshotStore {
   public func quarantined() throws(StoreError) -> [SnapshotInfo] {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
-      try db.query("SELECT \(Self.infoColumns()) FROM snapshot WHERE quarantine IS NOT NULL ORDER BY id DESC") {
+      try db.query(
+        "SELECT \(Self.infoColumns()) FROM snapshot WHERE quarantine IS NOT NULL ORDER BY id DESC"
+      ) {
         row throws(SQLiteError) in infos.append(Self.info(row))
       }
       return infos

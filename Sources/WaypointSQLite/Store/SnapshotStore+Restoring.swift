@@ -20,11 +20,13 @@ extension SnapshotStore {
     let records = access == .readWrite
     do {
       if records {
-        return try write { db throws(SQLiteError) in try restore(scene, restorer, db, records: true) }
+        return try write { db throws(SQLiteError) in try restore(scene, restorer, db, records: true)
+        }
       }
       return try read { db throws(SQLiteError) in try restore(scene, restorer, db, records: false) }
     } catch {
-      let item = DroppedItem(location: .snapshot, tag: nil, reason: .storeUnavailable(error.description))
+      let item = DroppedItem(
+        location: .snapshot, tag: nil, reason: .storeUnavailable(error.description))
       return StoreRestoration(
         scene: .root(RestoreReport(outcome: .root, dropped: [item])), snapshotID: nil, skipped: [])
     }
@@ -56,16 +58,21 @@ extension SnapshotStore {
     let threshold = configuration.crashLoopThreshold
     for candidate in candidates {
       if !skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
-      if candidate.quarantine == Quarantine.Kind.crashLoop.rawValue || candidate.unconfirmed >= threshold {
+      if candidate.quarantine == Quarantine.Kind.crashLoop.rawValue
+        || candidate.unconfirmed >= threshold
+      {
         let item = DroppedItem(
-          location: .snapshot, tag: nil, reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
+          location: .snapshot, tag: nil,
+          reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
         if records && candidate.quarantine != Quarantine.Kind.crashLoop.rawValue {
           try quarantine(candidate.id, .crashLoop, detail: item.reason.description, db)
         }
         skipped.append((candidate.id, RestoreReport(outcome: .root, dropped: [item])))
         continue
       }
-      let document = try db.scalar("SELECT document FROM snapshot WHERE id = ?", [.integer(candidate.id)]) {
+      let document = try db.scalar(
+        "SELECT document FROM snapshot WHERE id = ?", [.integer(candidate.id)]
+      ) {
         $0.blob(0)
       }
       let restored = restorer.restore(encoded: (document ?? nil) ?? Data())
@@ -88,9 +95,14 @@ extension SnapshotStore {
     return StoreRestoration(scene: .root(report), snapshotID: nil, skipped: skipped)
   }
 
-  private func quarantine(_ id: Int64, _ kind: Quarantine.Kind, detail: String, _ db: Database) throws(SQLiteError) {
+  private func quarantine(_ id: Int64, _ kind: Quarantine.Kind, detail: String, _ db: Database)
+    throws(SQLiteError)
+  {
     try db.run(
       "UPDATE snapshot SET quarantine = ?, quarantine_detail = ?, quarantined_at = ? WHERE id = ?",
-      [.text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)), .integer(id)])
+      [
+        .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
+        .integer(id),
+      ])
   }
 }

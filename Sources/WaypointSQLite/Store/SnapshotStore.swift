@@ -56,7 +56,8 @@ public final class SnapshotStore: @unchecked Sendable {
     configuration: StoreConfiguration = StoreConfiguration(),
     access: Access = .readWrite
   ) throws(StoreError) {
-    try self.init(path: path, configuration: configuration, access: access, migrations: SchemaMigration.all)
+    try self.init(
+      path: path, configuration: configuration, access: access, migrations: SchemaMigration.all)
   }
 
   /// Opens with a chosen migration list and fault injector (tests).
@@ -74,7 +75,8 @@ public final class SnapshotStore: @unchecked Sendable {
     let opened: (Database, Int)
     do {
       opened = try Self.open(path, configuration, access, migrations, faults)
-    } catch .corrupt(_, let detail) where access == .readWrite && configuration.recoversCorruptFiles {
+    } catch .corrupt(_, let detail) where access == .readWrite && configuration.recoversCorruptFiles
+    {
       let movedTo = try StoreFile.moveAside(path)
       recovery = StoreRecovery(movedTo: movedTo, cause: detail)
       opened = try Self.open(path, configuration, access, migrations, faults)
@@ -107,15 +109,19 @@ public final class SnapshotStore: @unchecked Sendable {
         break
       }
       let check = try db.scalar("PRAGMA quick_check(1)") { $0.text(0) } ?? nil
-      guard check == "ok" else { throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed") }
+      guard check == "ok" else {
+        throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed")
+      }
       guard access == .readWrite else {
         return (db, try SchemaMigrator.appliedVersion(db))
       }
       let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
       guard mode?.lowercased() == "wal" else {
-        throw StoreError.ioError(path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
+        throw StoreError.ioError(
+          path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
-      try db.execute("PRAGMA synchronous = \(configuration.durability == .full ? "FULL" : "NORMAL")")
+      try db.execute(
+        "PRAGMA synchronous = \(configuration.durability == .full ? "FULL" : "NORMAL")")
       return (db, try SchemaMigrator.migrate(db, migrations: migrations))
     } catch let error as StoreError {
       throw error
@@ -140,7 +146,9 @@ public final class SnapshotStore: @unchecked Sendable {
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`).
   @discardableResult
   func write<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
-    guard access == .readWrite else { throw .readOnly(path: path, detail: "the store was opened read-only") }
+    guard access == .readWrite else {
+      throw .readOnly(path: path, detail: "the store was opened read-only")
+    }
     return try withDatabase { db throws(SQLiteError) in
       try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }

@@ -49,7 +49,8 @@ extension StoreError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let path, let detail): "\(path): cannot open: \(detail)"
-    case .notAWaypointStore(let path): "\(path): not a Waypoint store (another application's database)"
+    case .notAWaypointStore(let path):
+      "\(path): not a Waypoint store (another application's database)"
     case .newerSchema(let path, let found, let supported):
       "\(path): store schema \(found) is newer than this build supports (\(supported)); left unchanged"
     case .corrupt(let path, let detail): "\(path): corrupt store: \(detail)"

@@ -37,8 +37,11 @@ enum StoreFile {
   /// Renames a corrupt store and its `-wal` and `-shm` files to `<path>.corrupt-<UTC time>`, never
   /// deleting anything, and returns the new path of the main file.
   static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
-    let stamp = now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateTimeSeparator(.standard))
-      .replacingOccurrences(of: ":", with: "")
+    let stamp = now.formatted(
+      .iso8601.year().month().day().time(includingFractionalSeconds: false).dateTimeSeparator(
+        .standard)
+    )
+    .replacingOccurrences(of: ":", with: "")
     var target = "\(path).corrupt-\(stamp)"
     var counter = 1
     while FileManager.default.fileExists(atPath: target) {
@@ -47,7 +50,9 @@ enum StoreFile {
     }
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
       guard rename(path + suffix, target + suffix) == 0 else {
-        throw .ioError(path: path, detail: "cannot move the corrupt store aside: \(String(cString: strerror(errno)))")
+        throw .ioError(
+          path: path,
+          detail: "cannot move the corrupt store aside: \(String(cString: strerror(errno)))")
       }
     }
     return target

@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// The package's top-level folder, found from this file's path.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+/// FNV-1a, 64 bits: a fixed fingerprint of a shipped migration's text.
+func fingerprint(_ text: String) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in text.utf8 {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x100_0000_01b3
+  }
+  return hash
+}
+
+/// Reads one integer pragma or query result with the raw C API, outside the store.
+func rawInteger(_ path: String, _ sql: String) -> Int64? {
+  var db: OpaquePointer?
+  defer { sqlite3_close_v2(db) }
+  guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
+  var statement: OpaquePointer?
+  defer { sqlite3_finalize(statement) }
+  guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK,
+    sqlite3_step(statement) == SQLITE_ROW
+  else {
+    return nil
+  }
+  return sqlite3_column_int64(statement, 0)
+}
+
+@Suite("Store schema and migrations")
+struct SchemaTests {
+  let directory = TemporaryDirectory()
+
+  @Test("the embedded migrations match Migrations/ file for file (run Scripts/embed-migrations)")
+  func embeddedMatchFiles() throws {
+    let folder = packageRoot.appendingPathComponent("Migrations")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".sql")
+    }.sorted()
+    #expect(files.map { String($0.dropLast(4)) } == SchemaMigration.all.map(\.name))
+    for (file, migration) in zip(files, SchemaMigration.all) {
+      var text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      if text.hasSuffix("\n") { text.removeLast() }
+      #expect(text == migration.sql, "\(file) differs from its embedded copy")
+      #expect(Int(file.prefix(4)) == migration.version)
+    }
+    #expect(SchemaMigration.all.map(\.version) == Array(1...SchemaMigration.all.count))
+  }
+
+  @Test("shipped migrations are never edited")
+  func shippedMigrationsArePinned() {
+    let shipped: [String: UInt64] = ["0001_initial": 0x77e4_9113_4acc_e1bc]
+    for migration in SchemaMigration.all {
+      if let pinned = shipped[migration.name] {
+        #expect(
+          fingerprint(migration.sql) == pinned, "\(migration.name) was edited after it shipped")
+      }
+    }
+  }
+
+  @Test(
+    "a new store is a WAL file marked as Waypoint's, with its migrations recorded, readable only by its owner"
+  )
+  func newStore() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    try store.save(try snapshot([.home]), scene: "A")
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    #expect(rawInteger(path, "PRAGMA application_id") == Int64(SchemaMigrator.applicationID))
+    #expect(rawInteger(path, "PRAGMA user_version") == Int64(SnapshotStore.supportedSchemaVersion))
+    #expect(
+      rawInteger(path, "SELECT count(*) FROM waypoint_migration")
+        == Int64(SchemaMigration.all.count))
+    let mode = try store.withDatabase { db throws(SQLiteError) in
+      try db.scalar("PRAGMA journal_mode") { $0.text(0) }
+    }
+    #expect(mode == "wal")
+    let synchronous = try store.withDatabase { db throws(SQLiteError) in
+      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+    }
+    #expect(synchronous == 1)
+    for suffix in ["", "-wal"] {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path + suffix)
+      #expect(
+        (attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600,
+        "permissions of store\(suffix)")
+    }
+  }
+
+  @Test("full durability sets synchronous=FULL")
+  func fullDurability() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(durability: .full))
+    let synchronous = try store.withDatabase { db throws(SQLiteError) in
+      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+    }
+    #expect(synchronous == 2)
+  }
+
+  func copyFixture() throws -> String {
+    let path = directory.path("schema-1.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-1.sqlite"
+      ).path, toPath: path)
+    return path
+  }
+
+  @Test("a store written by schema version 1 opens and restores with this build")
+  func fixtureOpens() throws {
+    let store = try SnapshotStore(path: try copyFixture())
+    #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
+    #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
+    #expect(try store.history(scene: "scene-1").count == 3)
+    try store.save(try snapshot([.home]), scene: "scene-1")
+    #expect(store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test("a store written by schema version 1 upgrades through a later migration and still restores")
+  func fixtureUpgrades() throws {
+    let path = try copyFixture()
+    let later =
+      SchemaMigration.all + [
+        SchemaMigration(
+          version: SchemaMigration.all.count + 1, name: "9999_test_column",
+          sql:
+            "ALTER TABLE snapshot ADD COLUMN note TEXT; CREATE INDEX snapshot_by_saved_at ON snapshot (saved_at);"
+        )
+      ]
+    let store = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(), access: .readWrite, migrations: later)
+    #expect(store.schemaVersion == later.count)
+    #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
+    #expect(rawInteger(path, "SELECT count(*) FROM waypoint_migration") == Int64(later.count))
+    #expect(rawInteger(path, "SELECT count(note) FROM snapshot") == 0)
+  }
+
+  @Test("a failing migration leaves the store at its previous version and throws")
+  func failingMigration() throws {
+    let path = try copyFixture()
+    let broken =
+      SchemaMigration.all + [
+        SchemaMigration(
+          version: SchemaMigration.all.count + 1, name: "9999_broken",
+          sql: "ALTER TABLE snapshot ADD COLUMN note TEXT; THIS IS NOT SQL;")
+      ]
+    #expect(throws: StoreError.self) {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(), access: .readWrite, migrations: broken)
+    }
+    #expect(rawInteger(path, "SELECT max(version) FROM waypoint_migration") == 1)
+    #expect(
+      rawInteger(path, "SELECT count(*) FROM pragma_table_info('snapshot') WHERE name = 'note'")
+        == 0)
+    #expect(
+      try SnapshotStore(path: path).restore(scene: "scene-1", with: restorer).report.outcome
+        == .restored)
+  }
+
+  @Test(
+    "a store from a newer schema is refused and left byte for byte unchanged",
+    arguments: [SnapshotStore.Access.readWrite, .readOnly])
+  func newerSchema(access: SnapshotStore.Access) throws {
+    let path = try copyFixture()
+    let newer =
+      SchemaMigration.all + [
+        SchemaMigration(
+          version: SchemaMigration.all.count + 1, name: "9999_future",
+          sql: "CREATE TABLE future (x TEXT) STRICT;")
+      ]
+    _ = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(), access: .readWrite, migrations: newer)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(
+      throws: StoreError.newerSchema(
+        path: path, found: newer.count, supported: SchemaMigration.all.count)
+    ) {
+      _ = try SnapshotStore(path: path, access: access)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+}
