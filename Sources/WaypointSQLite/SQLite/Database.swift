@@ -162,6 +162,22 @@ final class Database {
     return value
   }
 
+  /// Runs `body` again while it fails with `SQLITE_BUSY`, for at most `timeout`, for the few calls
+  /// that SQLite fails at once instead of calling the busy handler.
+  func retryingWhileBusy<T>(for timeout: Duration, _ body: () throws(SQLiteError) -> T)
+    throws(SQLiteError) -> T
+  {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+      do {
+        return try body()
+      } catch  where error.code == .busy && clock.now < deadline {
+        usleep(5_000)
+      }
+    }
+  }
+
   /// The rowid of the last insert.
   var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 

@@ -15,14 +15,18 @@ extension SnapshotStore {
   /// - A scene with no snapshot restores to the root with an empty report; a store that cannot be read
   ///   restores to the root with ``DropReason/storeUnavailable(_:)``.
   ///
-  /// A store opened ``Access/readOnly`` restores the same way but records nothing.
+  /// A store opened ``Access/readOnly`` restores the same way but records nothing; so does a
+  /// store that cannot be written at the moment (busy past the timeout, disk full, read-only
+  /// location): the app still gets its scene, without the crash-loop count or quarantine.
   public func restore(scene: String, with restorer: Restorer) -> StoreRestoration {
-    let records = access == .readWrite
+    if access == .readWrite,
+      let restored = try? write({ db throws(SQLiteError) in
+        try restore(scene, restorer, db, records: true)
+      })
+    {
+      return restored
+    }
     do {
-      if records {
-        return try write { db throws(SQLiteError) in try restore(scene, restorer, db, records: true)
-        }
-      }
       return try read { db throws(SQLiteError) in try restore(scene, restorer, db, records: false) }
     } catch {
       let item = DroppedItem(

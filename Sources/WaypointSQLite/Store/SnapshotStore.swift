@@ -98,7 +98,12 @@ public final class SnapshotStore: @unchecked Sendable {
         path: path, mode: access == .readWrite ? .readWrite : .readOnly,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       let supported = migrations.last?.version ?? 0
-      switch try SchemaMigrator.identify(db) {
+      // One read transaction, so that a migration committed by another process meanwhile is seen
+      // whole or not at all.
+      let identity = try db.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(db)
+      }
+      switch identity {
       case .foreign:
         throw StoreError.notAWaypointStore(path: path)
       case .waypoint(let version) where version > supported:
@@ -115,7 +120,12 @@ public final class SnapshotStore: @unchecked Sendable {
       guard access == .readWrite else {
         return (db, try SchemaMigrator.appliedVersion(db))
       }
-      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+      // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
+      // without its busy handler, when another process opens the same new file at the same moment.
+      let mode = try db.retryingWhileBusy(for: configuration.busyTimeout) {
+        () throws(SQLiteError) in
+        try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+      }
       guard mode?.lowercased() == "wal" else {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
@@ -133,6 +143,7 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// Runs `body` on the connection, serialized with every other call, mapping SQLite's errors.
+  @discardableResult
   func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     lock.lock()
     defer { lock.unlock() }

@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// Runs SQL on a file with the raw C API, outside Waypoint.
+func rawExecute(_ path: String, _ sql: String) -> Int32 {
+  var db: OpaquePointer?
+  defer { sqlite3_close_v2(db) }
+  guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK
+  else { return -1 }
+  return sqlite3_exec(db, sql, nil, nil, nil)
+}
+
+@Suite("Snapshot store: bad and hostile files")
+struct BadFileTests {
+  let directory = TemporaryDirectory()
+
+  /// A store with a few scenes, closed, so that its file holds everything.
+  func populatedStore() throws -> String {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 100))
+      for index in 0..<60 {
+        try store.save(
+          try snapshot(Array(repeating: .item(id: index), count: 20)), scene: "scene-\(index % 4)")
+      }
+    }
+    return path
+  }
+
+  func expectRecovered(_ path: String, original: Data) throws {
+    let store = try SnapshotStore(path: path)
+    let recovery = try #require(store.recovery)
+    #expect(recovery.movedTo.hasPrefix(path + ".corrupt-"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == original)
+    #expect(try store.scenes().isEmpty)
+    try store.save(try snapshot([.home]), scene: "A")
+    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try SnapshotStore(path: path).recovery == nil)
+  }
+
+  @Test("a file that is not a database is moved aside, kept, and a fresh store starts")
+  func notADatabase() throws {
+    let path = directory.path()
+    let garbage = Data(String(repeating: "not a database, just text\n", count: 200).utf8)
+    try garbage.write(to: URL(fileURLWithPath: path))
+    try expectRecovered(path, original: garbage)
+  }
+
+  @Test("a store with corrupt pages is moved aside and a fresh store starts")
+  func corruptPages() throws {
+    let path = try populatedStore()
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(bytes.count > 8 * 4096)
+    for offset in stride(from: 4096, to: bytes.count, by: 4096) {
+      bytes.replaceSubrange(offset + 8..<offset + 64, with: Data(repeating: 0xA5, count: 56))
+    }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try expectRecovered(path, original: bytes)
+  }
+
+  @Test("a truncated store is moved aside and a fresh store starts")
+  func truncated() throws {
+    let path = try populatedStore()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let half = bytes.prefix(bytes.count / 2 + 1000)
+    try half.write(to: URL(fileURLWithPath: path))
+    try expectRecovered(path, original: half)
+  }
+
+  @Test("a file cut inside its header is moved aside")
+  func truncatedHeader() throws {
+    let path = try populatedStore()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(50)
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try expectRecovered(path, original: bytes)
+  }
+
+  @Test("without recovery a corrupt file throws and stays where it is")
+  func noRecovery() throws {
+    let path = directory.path()
+    try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      if case .corrupt(path, _) = error as? StoreError { return true }
+      return false
+    }
+    #expect {
+      _ = try SnapshotStore(path: path, access: .readOnly)
+    } throws: { error in
+      if case .corrupt(path, _) = error as? StoreError { return true }
+      return false
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x42, count: 8192))
+  }
+
+  @Test(
+    "another application's database is refused and never touched",
+    arguments: [
+      "PRAGMA application_id = 1234; CREATE TABLE notes (body TEXT);",
+      "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine');",
+    ])
+  func foreignDatabase(sql: String) throws {
+    let path = directory.path()
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(throws: StoreError.notAWaypointStore(path: path)) { _ = try SnapshotStore(path: path) }
+    #expect(throws: StoreError.notAWaypointStore(path: path)) {
+      _ = try SnapshotStore(path: path, access: .readOnly)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test("a directory where the file should be is refused")
+  func directoryAtPath() throws {
+    let path = directory.path("folder.sqlite")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    #expect {
+      _ = try SnapshotStore(path: path)
+    } throws: { error in
+      guard case .cannotOpen(path, let detail) = error as? StoreError else { return false }
+      return detail.contains("directory")
+    }
+  }
+
+  @Test("a missing folder or file is refused with the path")
+  func missing() throws {
+    let inMissingFolder = directory.path("no/such/folder/store.sqlite")
+    #expect {
+      _ = try SnapshotStore(path: inMissingFolder)
+    } throws: { error in
+      if case .cannotOpen(inMissingFolder, _) = error as? StoreError { return true }
+      return false
+    }
+    let missingFile = directory.path("absent.sqlite")
+    #expect(throws: StoreError.cannotOpen(path: missingFile, detail: "no such file")) {
+      _ = try SnapshotStore(path: missingFile, access: .readOnly)
+    }
+    #expect(!FileManager.default.fileExists(atPath: missingFile))
+  }
+
+  @Test("a full disk makes save throw diskFull; what was saved still restores")
+  func diskFull() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(retention: 1000))
+    try store.save(try snapshot([.home]), scene: "A")
+    let pages = try store.withDatabase { db throws(SQLiteError) in
+      try db.scalar("PRAGMA page_count") { $0.int(0) }
+    }
+    try store.withDatabase { db throws(SQLiteError) in
+      try db.execute("PRAGMA max_page_count = \((pages ?? 0) + 2)")
+    }
+    var failure: StoreError?
+    for index in 0..<200 {
+      do {
+        try store.save(
+          try snapshot(Array(repeating: .item(id: index), count: 100)), scene: "B\(index)")
+      } catch {
+        failure = error as? StoreError
+        break
+      }
+    }
+    #expect(failure == .diskFull(path: store.path))
+    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test(
+    "injected SQLite failures reach save as typed errors and restore as the root with the cause")
+  func injectedFaults() throws {
+    // A high threshold: this test restores many times without confirming.
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(crashLoopThreshold: 100))
+    try store.save(try snapshot([.home]), scene: "A")
+    let cases: [(FaultInjector, StoreError)] = [
+      (
+        .fail(.step, matching: "INSERT", with: ResultCode(rawValue: 778)),
+        .ioError(path: store.path, detail: "disk I/O error")
+      ),
+      (
+        .fail(.step, matching: "INSERT", with: .readOnly),
+        .readOnly(path: store.path, detail: "attempt to write a readonly database")
+      ),
+      (.fail(.exec, matching: "BEGIN IMMEDIATE", with: .busy), .busy(path: store.path)),
+    ]
+    for (fault, expected) in cases {
+      store.injectFaults(fault)
+      #expect(throws: expected) { try store.save(try snapshot([.settings]), scene: "A") }
+      // The write path fails, so restore reads without recording.
+      #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    }
+    store.injectFaults(.fail(.step, matching: "SELECT", with: .corrupt))
+    let restored = store.restore(scene: "A", with: restorer)
+    #expect(restored.report.outcome == .root)
+    guard case .storeUnavailable(let why) = restored.report.dropped.first?.reason else {
+      Issue.record("expected storeUnavailable, got \(restored.report)")
+      return
+    }
+    #expect(why.contains("corrupt store"))
+    store.injectFaults(nil)
+    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.history(scene: "A").count == 1)
+  }
+
+  @Test("a file that cannot be opened at all is reported with SQLite's reason")
+  func openFails() throws {
+    let path = directory.path()
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(), access: .readWrite,
+        migrations: SchemaMigration.all,
+        faults: .fail(.open, with: .cannotOpen))
+    } throws: { error in
+      if case .cannotOpen(path, _) = error as? StoreError { return true }
+      return false
+    }
+  }
+}
