@@ -1,47 +1,81 @@
 import Foundation
 import Waypoint
+import WaypointSQLite
 
 /// `waypoint demo`: an example app saves its scene, updates, and restores what still decodes.
 enum DemoCommand {
+  /// The scene ids the demo saves under (on iOS, `UISceneSession.persistentIdentifier`).
+  static let phoneScene = "iphone-window"
+  static let damagedScene = "ipad-window"
+
   static func run(outputDirectory: String, print: @Sendable (String) -> Void) throws -> Int32 {
     print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
 
-    let snapshot = try DemoApp.savedScene()
-    print("1. Version 1.0 of the example shop app saves its scene:")
-    describe(snapshot, print: print)
-
     let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let file = directory.appendingPathComponent("scene.json")
-    let data = snapshot.encoded()
-    try data.write(to: file, options: .atomic)
-    print("   saved \(data.count) bytes to \(file.path)\n")
+    let path = directory.appendingPathComponent("waypoint.sqlite").path
+    // The demo owns this file: start from a fresh store on every run.
+    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+      try FileManager.default.removeItem(atPath: path + suffix)
+    }
 
-    print("2. The app is updated to 2.0:")
+    let snapshot = try DemoApp.savedScene()
+    print("1. Version 1.0 of the example shop app saves its scene on each navigation change:")
+    describe(snapshot, print: print)
+    do {
+      let store = try SnapshotStore(path: path)
+      var earlier = snapshot
+      earlier.stacks["shop"]?.removeLast()
+      try store.save(earlier, scene: phoneScene)
+      let saved = try store.save(snapshot, scene: phoneScene)
+      let again = try store.save(snapshot, scene: phoneScene)
+      print("   saved snapshot \(saved.snapshotID) to \(path)")
+      print(
+        "   (saving the same state again wrote nothing: \(again.wrote ? "wrote" : "unchanged"))")
+      // A second window whose only screen is a type that version 2.0 deletes.
+      try store.save(SceneSnapshot(sheet: snapshot.sheet), scene: damagedScene)
+    }
+
+    print("\n2. The app is updated to 2.0:")
     print("   - Route is renamed Destination; the old name stays as an alias")
     print("   - case order(id:) is removed")
     print("   - profile(userId:) now takes a UUID instead of an Int")
     print("   - the Promo sheet type is deleted")
     print("   - product 3 is discontinued (a validator rejects it)\n")
 
+    let store = try SnapshotStore(path: path)
     let restorer = Restorer(
       registry: try DemoApp.V2.registry(), policy: .cutAtFirstFailure,
       validators: DemoApp.V2.validators)
-    let scene = restorer.restore(encoded: try Data(contentsOf: file))
-    print("3. Version 2.0 restores \(file.lastPathComponent) (policy: cut at first failure):")
-    describe(scene, print: print)
+    let restored = store.restore(scene: phoneScene, with: restorer)
+    try store.confirmRestore(scene: phoneScene)
+    print("3. Version 2.0 launches and restores \(phoneScene) (policy: cut at first failure):")
+    describe(restored.scene, print: print)
     print("")
-    print("   outcome: \(scene.report.outcome.rawValue)")
-    for item in scene.report.dropped {
+    print(
+      "   outcome: \(restored.report.outcome.rawValue), from snapshot \(restored.snapshotID.map(String.init) ?? "none")"
+    )
+    for item in restored.report.dropped {
       print("   dropped \(item)")
     }
 
-    let root = restorer.restore(encoded: Data("{\"format\":1,\"savedAt\":".utf8))
-    print("\n4. A damaged snapshot restores to the root, with the cause:")
-    print("   outcome: \(root.report.outcome.rawValue)")
-    for item in root.report.dropped {
+    let damaged = store.restore(scene: damagedScene, with: restorer)
+    print("\n4. \(damagedScene) held only the deleted Promo sheet: it restores to the root,")
+    print("   and its snapshot is kept aside (quarantined) for a later repair:")
+    print("   outcome: \(damaged.report.outcome.rawValue)")
+    for item in damaged.report.dropped {
       print("   dropped \(item)")
     }
+    for info in try store.quarantined() {
+      print(
+        "   quarantined snapshot \(info.id) of \(info.scene): \(info.quarantine?.kind.rawValue ?? "")"
+      )
+    }
+
+    let statistics = try store.statistics()
+    print(
+      "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
+        + "(\(statistics.quarantinedCount) quarantined) in \(path)")
     return 0
   }
 

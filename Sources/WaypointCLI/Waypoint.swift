@@ -68,7 +68,7 @@ enum WaypointTool {
           directory = value
         case "--help", "-h":
           print("USAGE: waypoint demo [--output DIR]\n\n\(commands[0].summary)")
-          print("Writes its snapshot under DIR (default: waypoint-demo).")
+          print("Leaves its store, waypoint.sqlite, in DIR (default: waypoint-demo).")
           return 0
         default:
           return usage(console, "unknown option \(option) for demo")

@@ -63,8 +63,10 @@ struct CLITests {
     let result = run("demo", "--output", directory.path)
     #expect(result.status == 0)
     #expect(result.err.isEmpty)
-    let saved = try Data(contentsOf: directory.appendingPathComponent("scene.json"))
-    #expect(saved.first == UInt8(ascii: "{"))
+    let saved = try Data(contentsOf: directory.appendingPathComponent("waypoint.sqlite"))
+    #expect(saved.prefix(15) == Data("SQLite format 3".utf8))
+    #expect(result.out.contains("saving the same state again wrote nothing: unchanged"))
+    #expect(result.out.contains("quarantined snapshot 3 of ipad-window: unrestorable"))
     #expect(result.out.contains("stack shop: root → category(name: \"Shoes\") → product(id: 7)\n"))
     #expect(
       result.out.contains(
@@ -120,6 +122,7 @@ struct CLITests {
     #expect(process.terminationStatus == 0)
     #expect(String(decoding: output, as: UTF8.self).contains("outcome: partial"))
     #expect(
-      FileManager.default.fileExists(atPath: directory.appendingPathComponent("scene.json").path))
+      FileManager.default.fileExists(
+        atPath: directory.appendingPathComponent("waypoint.sqlite").path))
   }
 }

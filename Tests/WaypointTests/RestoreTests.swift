@@ -86,11 +86,12 @@ struct RestoreTests {
     let record = try V1.registry().record(for: V1.Route.order(id: 42))
     let scene = try Self.restore(SceneSnapshot(stacks: ["main": [record]]))
     #expect(scene.report.outcome == .root)
-    guard case .undecodable(_, let message) = scene.report.dropped.first?.reason else {
+    guard case .undecodable(let path, let message) = scene.report.dropped.first?.reason else {
       Issue.record("expected undecodable, got \(scene.report)")
       return
     }
-    #expect(!message.isEmpty)
+    #expect(path.isEmpty)
+    #expect(message.hasSuffix("(keys: order)"))
   }
 
   @Test("a changed field type is dropped with the field's coding path")

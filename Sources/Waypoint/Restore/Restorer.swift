@@ -136,7 +136,7 @@ public struct Restorer: Sendable {
       {
         return .dropped(.invalidPayload(.malformedJSON(context.debugDescription)))
       }
-      return .dropped(Self.reason(error))
+      return .dropped(Self.reason(error, payload: payload))
     } catch {
       return .dropped(.undecodable(codingPath: "", message: String(describing: error)))
     }
@@ -165,7 +165,19 @@ public struct Restorer: Sendable {
       outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
   }
 
-  /// The payload's own problem, with the path where decoding stopped.
+  /// The payload's own problem, with the path where decoding stopped. When decoding stopped at the
+  /// top of an object, the message names the object's keys: for an enum, the stored case (a case
+  /// that was removed or renamed shows up as `keys: order`).
+  static func reason(_ error: DecodingError, payload: Data) -> DropReason {
+    let reason = reason(error)
+    guard case .undecodable("", let message) = reason,
+      let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+      !object.isEmpty
+    else { return reason }
+    return .undecodable(
+      codingPath: "", message: "\(message) (keys: \(object.keys.sorted().joined(separator: ", ")))")
+  }
+
   static func reason(_ error: DecodingError) -> DropReason {
     switch error {
     case .keyNotFound(let key, let context):
