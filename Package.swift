@@ -40,6 +40,15 @@ let package = Package(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
+    // Speed of save and restore as ratios against raw sqlite3 calls and plain JSONDecoder.
+    .executableTarget(
+      name: "WaypointBenchmarks",
+      dependencies: [
+        "Waypoint", "WaypointSQLite",
+        .target(
+          name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+      ]
+    ),
     .testTarget(name: "WaypointTests", dependencies: ["Waypoint"]),
     .testTarget(
       name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],

@@ -107,7 +107,7 @@ extension SceneSnapshot {
     for (path, route) in document.routes where (route.version ?? 1) < 1 {
       throw .invalidField("\(path).version", reason: "\(route.version ?? 0) is not a route version")
     }
-    guard let savedAt = try? Date(document.savedAt, strategy: .iso8601) else {
+    guard let savedAt = ISO8601Seconds.parse(document.savedAt) else {
       throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
     }
     self.init(
@@ -132,8 +132,66 @@ extension SceneSnapshot {
   }
 
   /// The snapshot as a format-1 JSON document: compact, keys sorted, so equal snapshots give equal
-  /// bytes.
+  /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
+  /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
+    var writer = JSONWriter()
+    writer.object([
+      ("appBuild", metadata.appBuild.map { build in { $0.string(build) } }),
+      ("format", { $0.integer(Self.currentFormatVersion) }),
+      ("routeSchemaVersion", { $0.integer(metadata.routeSchemaVersion) }),
+      ("savedAt", { $0.string(ISO8601Seconds.format(metadata.savedAt)) }),
+      ("selectedTab", selectedTab.map(Self.route)),
+      ("sheet", sheet.map(Self.route)),
+      (
+        "split",
+        split.map { split in
+          { writer in
+            writer.object([
+              ("columnVisibility", { $0.string(split.columnVisibility.rawValue) }),
+              ("content", split.contentSelection.map(Self.route)),
+              (
+                "preferredCompactColumn",
+                split.preferredCompactColumn.map { column in { $0.string(column.rawValue) } }
+              ),
+              ("sidebar", split.sidebarSelection.map(Self.route)),
+            ])
+          }
+        }
+      ),
+      (
+        "stacks",
+        { writer in
+          writer.raw("{")
+          for (offset, name) in stacks.keys.sorted().enumerated() {
+            if offset > 0 { writer.raw(",") }
+            writer.string(name)
+            writer.raw(":[")
+            for (index, record) in (stacks[name] ?? []).enumerated() {
+              if index > 0 { writer.raw(",") }
+              Self.route(record)(&writer)
+            }
+            writer.raw("]")
+          }
+          writer.raw("}")
+        }
+      ),
+    ])
+    return Data(writer.bytes)
+  }
+
+  private static func route(_ record: RouteRecord) -> (inout JSONWriter) -> Void {
+    { writer in
+      writer.object([
+        ("json", { $0.string(record.json) }),
+        ("tag", { $0.string(record.tag) }),
+        ("version", record.version == 1 ? nil : { $0.integer(record.version) }),
+      ])
+    }
+  }
+
+  /// The document as `JSONEncoder` writes it; ``encoded()`` must give the same bytes (tests).
+  func encodedWithJSONEncoder() -> Data {
     let document = SnapshotDocument(
       format: Self.currentFormatVersion,
       routeSchemaVersion: metadata.routeSchemaVersion,
@@ -153,9 +211,9 @@ extension SceneSnapshot {
     )
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Every member is a string, an integer or a container of them: encoding cannot fail.
     return (try? encoder.encode(document)) ?? Data()
   }
+
 }
 
 extension SnapshotFormatError {

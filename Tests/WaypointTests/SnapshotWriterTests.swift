@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import Waypoint
+
+@Suite("Hand-written snapshot encoding")
+struct SnapshotWriterTests {
+  static let awkward = [
+    "", "plain", "quote \" and backslash \\", "slash / and \\/",
+    "controls \u{0}\u{1}\u{8}\u{9}\u{A}\u{C}\u{D}\u{1F}",
+    "emoji 🎈 and é and 日本", #"{"nested":{"json":[1,2,"x"]}}"#, "\u{7F} del", "\u{2028} separator",
+  ]
+
+  func randomSnapshot(_ generator: inout SplitMix64) -> SceneSnapshot {
+    func text() -> String { Self.awkward.randomElement(using: &generator) ?? "" }
+    func route() -> RouteRecord {
+      RouteRecord(
+        tag: text(), json: text(),
+        version: Bool.random(using: &generator) ? 1 : Int.random(in: 2...9, using: &generator))
+    }
+    func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &generator) ? make() : nil }
+    var stacks: [String: [RouteRecord]] = [:]
+    for _ in 0..<Int.random(in: 0...4, using: &generator) {
+      let name =
+        ["main", "detail", "Tab 1", "a", "Z", "tab-2", "_x"].randomElement(using: &generator)
+        ?? "main"
+      stacks[name] = (0..<Int.random(in: 0...5, using: &generator)).map { _ in route() }
+    }
+    let date = Date(
+      timeIntervalSince1970: Double(
+        Int64.random(in: -2_000_000_000...4_000_000_000, using: &generator)))
+    return SceneSnapshot(
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: Int.random(in: 1...1000, using: &generator), appBuild: maybe(text),
+        savedAt: date),
+      stacks: stacks,
+      selectedTab: maybe(route),
+      split: maybe {
+        SplitViewSnapshot(
+          sidebarSelection: maybe(route), contentSelection: maybe(route),
+          columnVisibility: ColumnVisibility(rawValue: text()),
+          preferredCompactColumn: maybe { SplitColumn(rawValue: text()) })
+      },
+      sheet: maybe(route))
+  }
+
+  @Test("the hand-written document is byte for byte what JSONEncoder writes, and reads back equal")
+  func matchesJSONEncoder() throws {
+    var generator = SplitMix64(state: 42)
+    for _ in 0..<500 {
+      let snapshot = randomSnapshot(&generator)
+      let written = snapshot.encoded()
+      #expect(
+        written == snapshot.encodedWithJSONEncoder(), "\(String(decoding: written, as: UTF8.self))")
+      #expect(try SceneSnapshot(decoding: written) == snapshot)
+    }
+  }
+
+  @Test("dates format as Foundation's ISO 8601 and parse back", arguments: [1 as UInt64, 2, 3])
+  func dates(seed: UInt64) {
+    var generator = SplitMix64(state: seed)
+    for _ in 0..<2000 {
+      let date = Date(
+        timeIntervalSince1970: Double(
+          Int64.random(in: -11_000_000_000...200_000_000_000, using: &generator)))
+      let text = ISO8601Seconds.format(date)
+      #expect(text == date.formatted(.iso8601))
+      #expect(ISO8601Seconds.parse(text) == date)
+    }
+  }
+
+  @Test(
+    "impossible dates are refused, other ISO 8601 forms go to Foundation",
+    arguments: [
+      "2026-02-30T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z",
+      "2026-01-01T00:60:00Z", "202a-01-01T00:00:00Z", "", "yesterday",
+    ])
+  func impossibleDates(text: String) {
+    #expect(ISO8601Seconds.parse(text) == nil)
+  }
+
+  @Test("leap days and other offsets parse")
+  func leapDays() {
+    #expect(
+      ISO8601Seconds.parse("2024-02-29T23:59:59Z") == Date(timeIntervalSince1970: 1_709_251_199))
+    #expect(
+      ISO8601Seconds.parse("2000-02-29T00:00:00Z") == Date(timeIntervalSince1970: 951_782_400))
+    #expect(ISO8601Seconds.parse("1900-02-29T00:00:00Z") == nil)
+    #expect(
+      ISO8601Seconds.parse("2026-11-29T13:00:00+01:00")
+        == Date(timeIntervalSince1970: 1_796_040_000 - 86_400 * 1))
+  }
+}
