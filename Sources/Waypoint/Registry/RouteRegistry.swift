@@ -44,13 +44,18 @@ public struct RouteRegistry: Sendable {
   ///   - version: The type's route-schema version (starting at 1). Stored with each saved value; a
   ///     stored value with a higher version is never decoded (``DropReason/newerRouteVersion(stored:supported:)``).
   ///   - aliases: Names the type was saved under before (old type names, old module names).
+  ///   - migrations: How stored values of older versions become values of `version`: at most one
+  ///     ``RouteMigration`` per starting version, each below `version`. ``RouteMigrationStep/renameTag(from:)``
+  ///     steps add their old names to the aliases.
   /// - Throws: ``RouteRegistryError`` when the type, the tag or an alias is already registered, a
-  ///   name is empty, or the version is below 1. The registry is unchanged then.
+  ///   name is empty, the version is below 1, or a migration starts outside `1..<version` or twice.
+  ///   The registry is unchanged then.
   public mutating func register<Route: RestorableRoute>(
     _ type: Route.Type,
     tag: String? = nil,
     version: Int = 1,
-    aliases: [String] = []
+    aliases: [String] = [],
+    migrations: [RouteMigration] = []
   ) throws(RouteRegistryError) {
     let tag = tag ?? _typeName(type, qualified: true)
     let typeName = _typeName(type, qualified: true)
@@ -58,26 +63,39 @@ public struct RouteRegistry: Sendable {
     if let existing = tagsByType[ObjectIdentifier(type)] {
       throw .duplicateType(typeName, existingTag: existing)
     }
+    var plan: [Int: [RouteMigrationStep]] = [:]
+    var aliases = aliases
+    for migration in migrations {
+      guard (1..<version).contains(migration.from), plan[migration.from] == nil else {
+        throw .invalidMigration(tag: tag, from: migration.from)
+      }
+      plan[migration.from] = migration.steps
+      for case .renameTag(let old) in migration.steps where !aliases.contains(old) {
+        aliases.append(old)
+      }
+    }
     var seen: Set<String> = []
     for name in [tag] + aliases {
       guard !name.isEmpty else { throw .emptyName }
       if let existing = names[name] { throw .duplicateName(name, existingTag: existing) }
       guard seen.insert(name).inserted else { throw .duplicateName(name, existingTag: tag) }
     }
-    entries[tag] = RouteType(type, tag: tag, version: version, aliases: aliases)
+    entries[tag] = RouteType(type, tag: tag, version: version, aliases: aliases, migrations: plan)
     for name in seen { names[name] = tag }
     tagsByType[ObjectIdentifier(type)] = tag
   }
 
-  /// A copy of the registry with one more type registered; see ``register(_:tag:version:aliases:)``.
+  /// A copy of the registry with one more type registered; see
+  /// ``register(_:tag:version:aliases:migrations:)``.
   public func registering<Route: RestorableRoute>(
     _ type: Route.Type,
     tag: String? = nil,
     version: Int = 1,
-    aliases: [String] = []
+    aliases: [String] = [],
+    migrations: [RouteMigration] = []
   ) throws(RouteRegistryError) -> RouteRegistry {
     var copy = self
-    try copy.register(type, tag: tag, version: version, aliases: aliases)
+    try copy.register(type, tag: tag, version: version, aliases: aliases, migrations: migrations)
     return copy
   }
 
@@ -142,6 +160,9 @@ public struct RouteRegistry: Sendable {
     }
     return records
   }
+
+  /// The migration plan of the tag stored as `name` (a tag or an alias).
+  func evolution(named name: String) -> TagEvolution? { routeType(named: name)?.evolution }
 
   /// The registration that decodes records stored under `name` (a tag or an alias).
   func routeType(named name: String) -> RouteType? { names[name].flatMap { entries[$0] } }

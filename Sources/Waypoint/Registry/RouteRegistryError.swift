@@ -10,6 +10,9 @@ public enum RouteRegistryError: Error, Hashable, Sendable {
   case emptyName
   /// A version below 1.
   case invalidVersion(Int)
+  /// A migration of `tag` starts from a version outside `1..<version`, or two start from the same
+  /// version.
+  case invalidMigration(tag: String, from: Int)
   /// A value was saved whose type was never registered (the payload is the type's name).
   case unregisteredType(String)
   /// `JSONEncoder` refused the value (for example a `Double` that is not finite); the payload is the
@@ -26,6 +29,8 @@ extension RouteRegistryError: CustomStringConvertible {
     case .emptyName: "a route tag or alias cannot be empty"
     case .invalidVersion(let version): "route schema versions start at 1, not \(version)"
     case .unregisteredType(let type): "the type \(type) is not registered"
+    case .invalidMigration(let tag, let from):
+      "the migration of \(tag) from version \(from) is outside the tag's versions or given twice"
     case .encodingFailed(let tag, let why): "\(tag) could not be encoded: \(why)"
     }
   }

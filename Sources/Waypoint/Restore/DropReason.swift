@@ -12,6 +12,14 @@ public enum DropReason: Hashable, Sendable {
   /// The route was written by a newer version of its type than the app registers (the user went back
   /// to an older app version). Not decoded; the stored data is left as it is.
   case newerRouteVersion(stored: Int, supported: Int)
+  /// The route's enum case was removed in `version` of its tag (``RouteMigrationStep/removeCase(_:)``).
+  case removedCase(String, version: Int)
+  /// A migration step failed on this route: `step` names it, `version` is the version it started
+  /// from, `message` says why.
+  case migrationFailed(tag: String, version: Int, step: String, message: String)
+  /// The snapshot was written by an app whose route schema is newer than this one's (the user went
+  /// back to an older version). Nothing is decoded and the data is left as it is.
+  case newerRouteSchema(found: Int, supported: Int)
   /// A ``RouteValidator`` rejected the decoded value, with its reason.
   case rejectedByValidator(String)
   /// ``RestorePolicy/cutAtFirstFailure``: the route stood above the failed route at `index`.
@@ -43,6 +51,11 @@ extension DropReason: CustomStringConvertible {
     case .newerRouteVersion(let stored, let supported):
       "written by version \(stored) of its type, newer than \(supported)"
     case .rejectedByValidator(let why): "rejected: \(why)"
+    case .removedCase(let name, let version): "case \(name) was removed in version \(version)"
+    case .migrationFailed(let tag, let version, let step, let message):
+      "migration of \(tag) from version \(version) failed at \(step): \(message)"
+    case .newerRouteSchema(let found, let supported):
+      "newer version: written with route schema \(found), this build knows up to \(supported)"
     case .aboveFailedRoute(let index): "stood above the failed route at index \(index)"
     case .sceneReset: "scene reset to the root because another part failed"
     case .unknownValue(let value): "unknown value \"\(value)\", default used"

@@ -73,6 +73,9 @@ public struct Restorer: Sendable {
           .newerFormat(
             found: snapshot.formatVersion, supported: SceneSnapshot.currentFormatVersion)))
     }
+    if let newer = newerVersions(in: snapshot) {
+      return .root(newer, metadata: snapshot.metadata)
+    }
     var pass = RestorePass(restorer: self)
     var scene = RestoredScene.root(RestoreReport(outcome: .restored), metadata: snapshot.metadata)
 
@@ -111,17 +114,58 @@ public struct Restorer: Sendable {
     return scene
   }
 
+  /// The report of a snapshot written by a newer version of the app (the user went back to an older
+  /// one): a newer route schema, or any route newer than its registered version. Such a scene
+  /// restores to the root as a whole, nothing is decoded, and the stored data stays for when the user
+  /// updates again. `nil` when nothing is newer.
+  func newerVersions(in snapshot: SceneSnapshot) -> RestoreReport? {
+    if snapshot.metadata.routeSchemaVersion > registry.schemaVersion {
+      let reason = DropReason.newerRouteSchema(
+        found: snapshot.metadata.routeSchemaVersion, supported: registry.schemaVersion)
+      return RestoreReport(
+        outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
+    }
+    let routes = snapshot.routes
+    let items = routes.map { location, record in
+      let supported = registry.version(of: record.tag) ?? Int.max
+      let reason: DropReason =
+        record.version > supported
+        ? .newerRouteVersion(stored: record.version, supported: supported) : .sceneReset
+      return DroppedItem(location: location, tag: record.tag, reason: reason)
+    }
+    guard items.contains(where: { $0.reason != .sceneReset }) else { return nil }
+    return RestoreReport(outcome: .root, dropped: items)
+  }
+
   /// Decodes and validates one record, without any policy.
   func resolve(
     _ record: RouteRecord,
     at location: RouteLocation,
     decoder: JSONDecoder
   ) -> Resolution {
-    guard let type = registry.routeType(named: record.tag) else { return .dropped(.unknownTag) }
+    guard var type = registry.routeType(named: record.tag) else { return .dropped(.unknownTag) }
     guard record.version <= type.version else {
       return .dropped(.newerRouteVersion(stored: record.version, supported: type.version))
     }
-    let payload = Data(record.json.utf8)
+    var current = record
+    if record.version < type.version {
+      let engine = MigrationEngine(lookup: registry.evolution(named:), limits: limits)
+      switch engine.migrate(record) {
+      case .current(let migrated, _):
+        guard let target = registry.routeType(named: migrated.tag) else {
+          return .dropped(.unknownTag)
+        }
+        type = target
+        current = migrated
+      case .dropped(let reason):
+        return .dropped(reason)
+      case .needsApp(let step, let tag, let version):
+        return .dropped(
+          .migrationFailed(
+            tag: tag, version: version, step: step, message: "the step has no code to run"))
+      }
+    }
+    let payload = Data(current.json.utf8)
     do {
       try limits.check(payload, byteLimit: limits.maxPayloadBytes)
     } catch {
@@ -145,7 +189,7 @@ public struct Restorer: Sendable {
         return .dropped(.rejectedByValidator(why))
       }
     }
-    return .kept(RestoredRoute(value: value, record: record))
+    return .kept(RestoredRoute(value: value, record: current, storedRecord: record))
   }
 
   /// The fate of one record.

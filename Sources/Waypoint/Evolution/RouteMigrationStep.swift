@@ -1,0 +1,76 @@
+/// One change to the stored JSON of a route tag's values, applied on the way from one version of the
+/// tag to the next.
+///
+/// Declarative steps are data: a manifest carries them and the `waypoint` CLI applies them without
+/// the app. A ``custom(_:_:)`` step is Swift code: only the app runs it, and offline tools answer
+/// "needs the app" for routes that reach one.
+///
+/// `case: nil` in a field step means the payload itself is the object (a struct route); a case name
+/// means the object under that enum case (`{"profile":{"userId":1}}` has the field `userId` in the
+/// case `profile`).
+public enum RouteMigrationStep: Sendable {
+  /// Values stored under `from` (an old type name) belong to this tag. Registers `from` as an alias.
+  case renameTag(from: String)
+  /// The enum case stored as `from` is now called `to`.
+  case renameCase(from: String, to: String)
+  /// The field `from` is now called `to`.
+  case renameField(case: String?, from: String, to: String)
+  /// The case was removed: its routes are dropped with ``DropReason/removedCase(_:version:)``.
+  case removeCase(String)
+  /// A new field, with the value stored routes get. An existing value is kept.
+  case addField(case: String?, name: String, default: JSONValue)
+  /// The field's values are replaced through a table (for example old integer ids to new UUID
+  /// strings). A value the table does not list fails the step for that route; a missing field is
+  /// left alone.
+  case mapValues(case: String?, field: String, table: [JSONValue: JSONValue])
+  /// Routes of the case now belong to another tag, stored as they are (`{"case":{...}}`) at
+  /// `version` of that tag; that tag's own migrations continue from there.
+  case moveCase(String, toTag: String, version: Int)
+  /// Swift code for what data cannot express. It gets the payload and returns the new one; throwing
+  /// drops the route with ``DropReason/migrationFailed(tag:version:step:message:)``. `name` appears in
+  /// reports and manifests.
+  case custom(_ name: String, _ transform: (@Sendable (JSONValue) throws -> JSONValue)?)
+
+  /// Whether a tool without the app can apply the step.
+  public var isDeclarative: Bool {
+    if case .custom = self { return false }
+    return true
+  }
+}
+
+extension RouteMigrationStep: CustomStringConvertible {
+  /// A short form for reports: `renameCase(order → purchase)`.
+  public var description: String {
+    func scope(_ name: String?) -> String { name.map { "\($0)." } ?? "" }
+    switch self {
+    case .renameTag(let from): return "renameTag(\(from))"
+    case .renameCase(let from, let to): return "renameCase(\(from) → \(to))"
+    case .renameField(let name, let from, let to):
+      return "renameField(\(scope(name))\(from) → \(to))"
+    case .removeCase(let name): return "removeCase(\(name))"
+    case .addField(let name, let field, let value):
+      return "addField(\(scope(name))\(field) = \(value))"
+    case .mapValues(let name, let field, let table):
+      return "mapValues(\(scope(name))\(field), \(table.count) values)"
+    case .moveCase(let name, let tag, let version): return "moveCase(\(name) → \(tag)@\(version))"
+    case .custom(let name, _): return "custom(\(name))"
+    }
+  }
+}
+
+/// The steps that take a tag's stored values from version `from` to `from + 1`.
+///
+/// A tag at version 3 lists up to two migrations, from 1 and from 2; a version with no migration
+/// changed nothing in the stored JSON.
+public struct RouteMigration: Sendable {
+  /// The version the steps start from.
+  public var from: Int
+  /// The steps, applied in order.
+  public var steps: [RouteMigrationStep]
+
+  /// Steps from version `from` to `from + 1`.
+  public init(from: Int, _ steps: [RouteMigrationStep]) {
+    self.from = from
+    self.steps = steps
+  }
+}

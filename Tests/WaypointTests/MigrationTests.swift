@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+import Waypoint
+
+/// Route types as an app ships them over three versions.
+enum Shop {
+  /// Version 1, saved as `Shop.Route`.
+  enum RouteV1: Codable, Hashable, Sendable {
+    case home
+    case order(id: Int)
+    case profile(userId: Int)
+    case faq
+    case item(Int)
+  }
+
+  /// Version 3, the current one, registered as `Shop.Destination`.
+  enum Destination: Codable, Hashable, Sendable {
+    case home
+    case purchase(id: UUID)
+    case profile(accountId: Int, tab: String)
+    case settings
+  }
+
+  /// Where `item` moved to in version 3.
+  enum Catalog: Codable, Hashable, Sendable {
+    case item(Int)
+    case category(name: String)
+  }
+
+  struct Article: Codable, Hashable, Sendable {
+    var slug: String
+    var page: Int
+  }
+
+  static let orderIDs: [JSONValue: JSONValue] = [
+    .integer(42): .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+    .integer(7): .string("0F2C5A38-7D41-4C1B-9C0E-2B6F1D3A4E5B"),
+  ]
+
+  struct Refused: Error, CustomStringConvertible {
+    var description: String { "tab cannot be derived" }
+  }
+
+  static func registry(custom: @escaping @Sendable (JSONValue) throws -> JSONValue = { $0 }) throws
+    -> RouteRegistry
+  {
+    try RouteRegistry(schemaVersion: 3)
+      .registering(
+        Destination.self, tag: "Shop.Destination", version: 3,
+        migrations: [
+          RouteMigration(
+            from: 1,
+            [
+              .renameTag(from: "Shop.Route"), .renameCase(from: "order", to: "purchase"),
+              .removeCase("faq"),
+              .renameField(case: "profile", from: "userId", to: "accountId"),
+              .moveCase("item", toTag: "Shop.Catalog", version: 1),
+            ]),
+          RouteMigration(
+            from: 2,
+            [
+              .mapValues(case: "purchase", field: "id", table: orderIDs),
+              .addField(case: "profile", name: "tab", default: .string("overview")),
+              .custom("clamp profile tab", custom),
+            ]),
+        ]
+      )
+      .registering(Catalog.self, tag: "Shop.Catalog")
+  }
+
+  static func v1Records(_ routes: [RouteV1]) throws -> [RouteRecord] {
+    try RouteRegistry().registering(RouteV1.self, tag: "Shop.Route").records(for: routes)
+  }
+}
+
+@Suite("Route migrations")
+struct MigrationTests {
+  func restore(
+    _ records: [RouteRecord], registry: RouteRegistry, policy: RestorePolicy = .dropFailingRoutes
+  )
+    -> RestoredScene
+  {
+    Restorer(registry: registry, policy: policy).restore(SceneSnapshot(stacks: ["main": records]))
+  }
+
+  @Test("a v1 stack migrates through two versions of steps to the current types")
+  func chain() throws {
+    let records = try Shop.v1Records([.home, .order(id: 42), .profile(userId: 5), .item(9)])
+    let scene = restore(records, registry: try Shop.registry())
+    #expect(scene.report.outcome == .restored)
+    let values = scene.elements()
+    #expect(values.count == 4)
+    #expect(values[0] as? Shop.Destination == .home)
+    #expect(values[1] as? Shop.Destination == .purchase(id: sampleUUID))
+    #expect(values[2] as? Shop.Destination == .profile(accountId: 5, tab: "overview"))
+    #expect(values[3] as? Shop.Catalog == .item(9))
+    #expect(
+      scene.stack().map(\.record.tag) == [
+        "Shop.Destination", "Shop.Destination", "Shop.Destination", "Shop.Catalog",
+      ])
+    #expect(scene.stack().map(\.record.version) == [3, 3, 3, 1])
+    #expect(scene.stack().filter(\.wasMigrated).count == 4)
+    #expect(scene.stack().map(\.storedRecord) == records)
+  }
+
+  @Test("a removed case is dropped with the version that removed it")
+  func removeCase() throws {
+    let scene = restore(try Shop.v1Records([.home, .faq]), registry: try Shop.registry())
+    #expect(
+      scene.report.dropped == [
+        DroppedItem(
+          location: .stack("main", index: 1), tag: "Shop.Route",
+          reason: .removedCase("faq", version: 2))
+      ])
+  }
+
+  @Test("a value missing from a mapping table fails that route only and names the step")
+  func mapValuesMiss() throws {
+    let scene = restore(
+      try Shop.v1Records([.order(id: 1), .order(id: 7)]), registry: try Shop.registry())
+    #expect(
+      scene.elements().first as? Shop.Destination
+        == .purchase(id: UUID(uuidString: "0F2C5A38-7D41-4C1B-9C0E-2B6F1D3A4E5B")!))
+    #expect(
+      scene.report.dropped.first?.reason
+        == .migrationFailed(
+          tag: "Shop.Destination", version: 2, step: "mapValues(purchase.id, 2 values)",
+          message: "no mapping for id = 1"))
+  }
+
+  @Test("a failing custom step drops its route, names the step, and leaves the others")
+  func failingCustomStep() throws {
+    let registry = try Shop.registry { payload in
+      if payload.objectValue?["profile"] != nil { throw Shop.Refused() }
+      return payload
+    }
+    let scene = restore(
+      try Shop.v1Records([.home, .profile(userId: 1), .order(id: 42)]), registry: registry)
+    #expect(scene.elements().count == 2)
+    #expect(
+      scene.report.dropped == [
+        DroppedItem(
+          location: .stack("main", index: 1), tag: "Shop.Route",
+          reason: .migrationFailed(
+            tag: "Shop.Destination", version: 2, step: "custom(clamp profile tab)",
+            message: "tab cannot be derived"))
+      ])
+  }
+
+  @Test("a custom step can rewrite the payload")
+  func customStep() throws {
+    let registry = try Shop.registry { payload in
+      guard case .object(var outer) = payload, case .object(var profile)? = outer["profile"] else {
+        return payload
+      }
+      profile["tab"] = .string("orders")
+      outer["profile"] = .object(profile)
+      return .object(outer)
+    }
+    let scene = restore(try Shop.v1Records([.profile(userId: 3)]), registry: registry)
+    #expect(scene.elements().first as? Shop.Destination == .profile(accountId: 3, tab: "orders"))
+  }
+
+  @Test(
+    "each declarative step on its own",
+    arguments: [
+      (
+        RouteMigrationStep.renameField(case: nil, from: "name", to: "slug"),
+        #"{"name":"a","page":1}"#, true
+      ),
+      (.addField(case: nil, name: "page", default: .integer(1)), #"{"slug":"a"}"#, true),
+      (.addField(case: nil, name: "page", default: .integer(1)), #"{"slug":"a","page":4}"#, true),
+      (
+        .mapValues(case: nil, field: "page", table: [.string("first"): .integer(1)]),
+        #"{"slug":"a","page":"first"}"#, true
+      ),
+      (.mapValues(case: nil, field: "page", table: [:]), #"{"slug":"a","page":"first"}"#, false),
+      (.renameField(case: nil, from: "name", to: "slug"), #"[1,2]"#, false),
+      (.renameCase(from: "x", to: "y"), #"{"slug":"a","page":2}"#, true),
+      (.removeCase("slug"), #"{"slug":"a","page":2}"#, true),
+    ])
+  func singleSteps(step: RouteMigrationStep, json: String, restores: Bool) throws {
+    let registry = try RouteRegistry(schemaVersion: 2)
+      .registering(
+        Shop.Article.self, tag: "Shop.Article", version: 2,
+        migrations: [RouteMigration(from: 1, [step])])
+    let scene = restore([RouteRecord(tag: "Shop.Article", json: json)], registry: registry)
+    #expect((scene.report.outcome == .restored) == restores, "\(step) on \(json): \(scene.report)")
+  }
+
+  @Test("routes already at the current version are decoded as stored, without migrating")
+  func currentVersion() throws {
+    let registry = try Shop.registry()
+    let record = try registry.record(for: Shop.Destination.purchase(id: sampleUUID))
+    #expect(record.version == 3)
+    let scene = restore([record], registry: registry)
+    #expect(scene.stack().first?.wasMigrated == false)
+    #expect(scene.stack().first?.record == record)
+  }
+
+  @Test("an alias combined with migrations resolves first, then migrates")
+  func aliasAndMigrations() throws {
+    let registry = try RouteRegistry()
+      .registering(
+        Shop.Article.self, tag: "Shop.Article", version: 2, aliases: ["Old.Module.Article"],
+        migrations: [RouteMigration(from: 1, [.renameField(case: nil, from: "name", to: "slug")])])
+    let scene = restore(
+      [RouteRecord(tag: "Old.Module.Article", json: #"{"name":"a","page":1}"#)], registry: registry)
+    #expect(scene.elements().first as? Shop.Article == Shop.Article(slug: "a", page: 1))
+    #expect(registry.tag(resolving: "Old.Module.Article") == "Shop.Article")
+  }
+
+  @Test("a renameTag step makes the old name an alias")
+  func renameTagAlias() throws {
+    #expect(try Shop.registry().tag(resolving: "Shop.Route") == "Shop.Destination")
+  }
+
+  @Test("a snapshot from a newer route schema restores to the root with nothing decoded")
+  func newerSchema() throws {
+    let registry = try Shop.registry()
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 4),
+      stacks: ["main": [try registry.record(for: Shop.Destination.home)]])
+    let scene = Restorer(registry: registry).restore(snapshot)
+    #expect(
+      scene.report
+        == RestoreReport(
+          outcome: .root,
+          dropped: [
+            DroppedItem(
+              location: .snapshot, tag: nil, reason: .newerRouteSchema(found: 4, supported: 3))
+          ]))
+  }
+
+  @Test("one route from a newer version of its type sends the whole scene to the root")
+  func newerRoute() throws {
+    let registry = try Shop.registry()
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 3),
+      stacks: [
+        "main": [
+          try registry.record(for: Shop.Destination.home),
+          RouteRecord(tag: "Shop.Destination", json: #"{"home":{}}"#, version: 4),
+        ]
+      ],
+      selectedTab: try registry.record(for: Shop.Catalog.item(1)))
+    let scene = Restorer(registry: registry, policy: .dropFailingRoutes).restore(snapshot)
+    #expect(scene.report.outcome == .root)
+    #expect(scene.stacks.isEmpty && scene.selectedTab == nil)
+    #expect(
+      scene.report.dropped.map(\.reason) == [
+        .sceneReset, .newerRouteVersion(stored: 4, supported: 3), .sceneReset,
+      ])
+  }
+
+  @Test("migration plans that loop stop with a failure instead of hanging")
+  func loopingPlan() throws {
+    let registry = try RouteRegistry()
+      .registering(
+        Shop.Article.self, tag: "A", version: 2,
+        migrations: [RouteMigration(from: 1, [.moveCase("x", toTag: "B", version: 1)])]
+      )
+      .registering(
+        Shop.Catalog.self, tag: "B", version: 2,
+        migrations: [RouteMigration(from: 1, [.moveCase("x", toTag: "A", version: 1)])])
+    let scene = restore([RouteRecord(tag: "A", json: #"{"x":{}}"#)], registry: registry)
+    guard
+      case .migrationFailed(_, _, "plan", "migrations loop") = scene.report.dropped.first?.reason
+    else {
+      Issue.record("\(scene.report)")
+      return
+    }
+  }
+
+  @Test("a move to an unregistered tag fails the route")
+  func moveToUnknownTag() throws {
+    let registry = try RouteRegistry()
+      .registering(
+        Shop.Catalog.self, tag: "A", version: 2,
+        migrations: [RouteMigration(from: 1, [.moveCase("item", toTag: "Nowhere", version: 1)])])
+    let scene = restore([RouteRecord(tag: "A", json: #"{"item":{"_0":1}}"#)], registry: registry)
+    guard case .migrationFailed(_, _, _, "no tag Nowhere") = scene.report.dropped.first?.reason
+    else {
+      Issue.record("\(scene.report)")
+      return
+    }
+  }
+
+  @Test("migrations outside the tag's versions, or twice from one version, are refused")
+  func invalidPlans() {
+    #expect(throws: RouteRegistryError.invalidMigration(tag: "A", from: 2)) {
+      _ = try RouteRegistry().registering(
+        Shop.Article.self, tag: "A", version: 2, migrations: [RouteMigration(from: 2, [])])
+    }
+    #expect(throws: RouteRegistryError.invalidMigration(tag: "A", from: 1)) {
+      _ = try RouteRegistry().registering(
+        Shop.Article.self, tag: "A", version: 3,
+        migrations: [RouteMigration(from: 1, []), RouteMigration(from: 1, [])])
+    }
+    #expect(throws: RouteRegistryError.invalidMigration(tag: "A", from: 0)) {
+      _ = try RouteRegistry().registering(
+        Shop.Article.self, tag: "A", version: 3, migrations: [RouteMigration(from: 0, [])])
+    }
+  }
+
+  @Test("a payload that is not JSON is dropped before any step runs")
+  func malformedPayload() throws {
+    let scene = restore(
+      [RouteRecord(tag: "Shop.Route", json: "{not json")], registry: try Shop.registry())
+    guard case .invalidPayload(.malformedJSON) = scene.report.dropped.first?.reason else {
+      Issue.record("\(scene.report)")
+      return
+    }
+  }
+}
