@@ -76,42 +76,17 @@ public struct Restorer: Sendable {
     if let newer = newerVersions(in: snapshot) {
       return .root(newer, metadata: snapshot.metadata)
     }
-    var pass = RestorePass(restorer: self)
-    var scene = RestoredScene.root(RestoreReport(outcome: .restored), metadata: snapshot.metadata)
-
-    for name in snapshot.stacks.keys.sorted() {
-      scene.stacks[name] = pass.stack(name, snapshot.stacks[name] ?? [])
+    let decoder = JSONDecoder()
+    var pass = RestorePass<RestoredRoute>(policy: policy) { record, location in
+      resolve(record, at: location, decoder: decoder)
     }
-    scene.selectedTab = pass.single(snapshot.selectedTab, at: .selectedTab)
-    if let split = snapshot.split {
-      scene.sidebarSelection = pass.single(split.sidebarSelection, at: .sidebarSelection)
-      scene.contentSelection = pass.single(split.contentSelection, at: .contentSelection)
-      if split.columnVisibility.isKnown {
-        scene.columnVisibility = split.columnVisibility
-      } else {
-        pass.replaced(.columnVisibility, split.columnVisibility.rawValue)
-      }
-      if let column = split.preferredCompactColumn {
-        if column.isKnown {
-          scene.preferredCompactColumn = column
-        } else {
-          pass.replaced(.preferredCompactColumn, column.rawValue)
-        }
-      }
-    }
-    scene.sheet = pass.single(snapshot.sheet, at: .sheet)
-
-    if policy == .resetOnAnyFailure && pass.routeFailed {
-      return .root(
-        RestoreReport(outcome: .root, dropped: pass.resetEntries()), metadata: snapshot.metadata)
-    }
-    let dropped = pass.droppedEntries()
-    if pass.routeFailed && pass.keptCount == 0 {
-      // Nothing came back: show the root, exactly as with nothing saved.
-      return .root(RestoreReport(outcome: .root, dropped: dropped), metadata: snapshot.metadata)
-    }
-    scene.report = RestoreReport(outcome: dropped.isEmpty ? .restored : .partial, dropped: dropped)
-    return scene
+    let walk = pass.walk(snapshot)
+    return RestoredScene(
+      stacks: walk.stacks, selectedTab: walk.selectedTab, sidebarSelection: walk.sidebarSelection,
+      contentSelection: walk.contentSelection, columnVisibility: walk.columnVisibility,
+      preferredCompactColumn: walk.preferredCompactColumn, sheet: walk.sheet,
+      metadata: snapshot.metadata,
+      report: walk.report)
   }
 
   /// The report of a snapshot written by a newer version of the app (the user went back to an older
@@ -142,7 +117,7 @@ public struct Restorer: Sendable {
     _ record: RouteRecord,
     at location: RouteLocation,
     decoder: JSONDecoder
-  ) -> Resolution {
+  ) -> Resolution<RestoredRoute> {
     guard var type = registry.routeType(named: record.tag) else { return .dropped(.unknownTag) }
     guard record.version <= type.version else {
       return .dropped(.newerRouteVersion(stored: record.version, supported: type.version))
@@ -190,12 +165,6 @@ public struct Restorer: Sendable {
       }
     }
     return .kept(RestoredRoute(value: value, record: current, storedRecord: record))
-  }
-
-  /// The fate of one record.
-  enum Resolution {
-    case kept(RestoredRoute)
-    case dropped(DropReason)
   }
 
   static func unreadable(_ error: SnapshotFormatError) -> RestoreReport {
