@@ -1,9 +1,9 @@
 import Foundation
 import Waypoint
 
-/// The example app the demo runs: a shop with three tabs, as shipped in two versions.
+/// The example app the demo runs: a shop with three tabs, shipped in three versions.
 enum DemoApp {
-  /// Version 1.0 of the app.
+  /// Version 1.0 of the app, as it saved its routes.
   enum V1 {
     enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
 
@@ -12,6 +12,7 @@ enum DemoApp {
       case product(id: Int)
       case order(id: Int)
       case profile(userId: Int)
+      case faq
       case settings
     }
 
@@ -25,25 +26,62 @@ enum DemoApp {
     }
   }
 
-  /// Version 2.0: `Route` is renamed `Destination`, `order` is gone, `profile` takes a UUID, and
-  /// the promo sheet was removed.
-  enum V2 {
+  /// Version 3.0, the current one. Its history, as migration steps:
+  /// - 2.0: `Route` renamed `Destination`; `order` renamed `purchase`; `faq` removed;
+  ///   `profile(userId:)` renamed `profile(accountId:)`; the `Promo` sheet type deleted.
+  /// - 3.0: purchase ids become UUIDs (through a table of the old ids); `profile` gains a `tab`;
+  ///   category names are normalized to lowercase by a custom step.
+  enum V3 {
     enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
 
     enum Destination: Codable, Hashable, Sendable {
       case category(name: String)
       case product(id: Int)
-      case profile(userId: UUID)
+      case purchase(id: UUID)
+      case profile(accountId: Int, tab: String)
       case settings
     }
 
-    static func registry() throws(RouteRegistryError) -> RouteRegistry {
-      try RouteRegistry(schemaVersion: 2)
-        .registering(Tab.self, tag: "DemoApp.Tab")
-        .registering(Destination.self, tag: "DemoApp.Destination", aliases: ["DemoApp.Route"])
+    /// Old integer order ids and the UUIDs the server gave them in 3.0.
+    static let purchaseIDs: [JSONValue: JSONValue] = [
+      .integer(42): .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
+      .integer(43): .string("0F2C5A38-7D41-4C1B-9C0E-2B6F1D3A4E5B"),
+    ]
+
+    /// The custom step of 3.0: category names become lowercase.
+    @Sendable static func lowercaseCategory(_ payload: JSONValue) throws -> JSONValue {
+      guard case .object(var outer) = payload, case .object(var category)? = outer["category"],
+        case .string(let name)? = category["name"]
+      else { return payload }
+      category["name"] = .string(name.lowercased())
+      outer["category"] = .object(category)
+      return .object(outer)
     }
 
-    /// Product 3 was discontinued between the two versions.
+    static func registry() throws(RouteRegistryError) -> RouteRegistry {
+      try RouteRegistry(schemaVersion: 3)
+        .registering(Tab.self, tag: "DemoApp.Tab")
+        .registering(
+          Destination.self, tag: "DemoApp.Destination", version: 3,
+          migrations: [
+            RouteMigration(
+              from: 1,
+              [
+                .renameTag(from: "DemoApp.Route"), .renameCase(from: "order", to: "purchase"),
+                .removeCase("faq"),
+                .renameField(case: "profile", from: "userId", to: "accountId"),
+              ]),
+            RouteMigration(
+              from: 2,
+              [
+                .mapValues(case: "purchase", field: "id", table: purchaseIDs),
+                .addField(case: "profile", name: "tab", default: .string("overview")),
+                .custom("lowercase category names", lowercaseCategory),
+              ]),
+          ])
+    }
+
+    /// Product 3 was discontinued.
     static let discontinuedProducts: Set<Int> = [3]
 
     static let validators = [
@@ -61,13 +99,15 @@ enum DemoApp {
   static func savedScene() throws(RouteRegistryError) -> SceneSnapshot {
     let registry = try V1.registry()
     return SceneSnapshot(
-      metadata: SnapshotMetadata(routeSchemaVersion: registry.schemaVersion, appBuild: "1.0 (100)"),
+      metadata: SnapshotMetadata(registry: registry, appBuild: "1.0 (100)"),
       stacks: [
         "shop": try registry.records(for: [
           V1.Route.category(name: "Shoes"), V1.Route.product(id: 7), V1.Route.product(id: 3),
         ]),
-        "orders": try registry.records(for: [V1.Route.order(id: 42), V1.Route.product(id: 7)]),
-        "account": try registry.records(for: [V1.Route.settings, V1.Route.profile(userId: 12)]),
+        "orders": try registry.records(for: [V1.Route.order(id: 42), V1.Route.order(id: 17)]),
+        "account": try registry.records(for: [
+          V1.Route.profile(userId: 12), V1.Route.faq, V1.Route.settings,
+        ]),
       ],
       selectedTab: try registry.record(for: V1.Tab.orders),
       split: SplitViewSnapshot(

@@ -36,20 +36,21 @@ enum DemoCommand {
       try store.save(SceneSnapshot(sheet: snapshot.sheet), scene: damagedScene)
     }
 
-    print("\n2. The app is updated to 2.0:")
-    print("   - Route is renamed Destination; the old name stays as an alias")
-    print("   - case order(id:) is removed")
-    print("   - profile(userId:) now takes a UUID instead of an Int")
-    print("   - the Promo sheet type is deleted")
-    print("   - product 3 is discontinued (a validator rejects it)\n")
+    print("\n2. The app is updated twice. Its route history, as migration steps:")
+    print("   2.0: Route is renamed Destination (renameTag), order becomes purchase (renameCase),")
+    print("        faq is removed (removeCase), profile's userId becomes accountId (renameField),")
+    print("        and the Promo sheet type is deleted")
+    print("   3.0: purchase ids become UUIDs through a table (mapValues), profile gains a tab")
+    print("        (addField), category names are lowercased (a custom step)")
+    print("   and product 3 is discontinued (a validator rejects it)\n")
 
     let store = try SnapshotStore(path: path)
     let restorer = Restorer(
-      registry: try DemoApp.V2.registry(), policy: .cutAtFirstFailure,
-      validators: DemoApp.V2.validators)
+      registry: try DemoApp.V3.registry(), policy: .cutAtFirstFailure,
+      validators: DemoApp.V3.validators)
     let restored = store.restore(scene: phoneScene, with: restorer)
     try store.confirmRestore(scene: phoneScene)
-    print("3. Version 2.0 launches and restores \(phoneScene) (policy: cut at first failure):")
+    print("3. Version 3.0 launches and restores \(phoneScene) (policy: cut at first failure):")
     describe(restored.scene, print: print)
     print("")
     print(

@@ -67,16 +67,20 @@ struct CLITests {
     #expect(saved.prefix(15) == Data("SQLite format 3".utf8))
     #expect(result.out.contains("saving the same state again wrote nothing: unchanged"))
     #expect(result.out.contains("quarantined snapshot 3 of ipad-window: unrestorable"))
-    #expect(result.out.contains("stack shop: root → category(name: \"Shoes\") → product(id: 7)\n"))
+    #expect(result.out.contains("stack shop: root → category(name: \"shoes\") → product(id: 7)\n"))
+    #expect(
+      result.out.contains("stack account: root → profile(accountId: 12, tab: \"overview\")\n"))
+    #expect(
+      result.out.contains(
+        "stack orders: root → purchase(id: E621E1F8-C36C-495A-93FC-0C247A3E6E5F)\n"))
     #expect(
       result.out.contains(
         "dropped stack shop[2] DemoApp.Route: rejected: product 3 was discontinued"))
     #expect(
       result.out.contains(
-        "dropped stack account[1] DemoApp.Route: no longer decodes at profile.userId"))
+        "dropped stack account[1] DemoApp.Route: case faq was removed in version 2"))
     #expect(
-      result.out.contains(
-        "dropped stack orders[1] DemoApp.Route: stood above the failed route at index 0"))
+      result.out.contains("failed at mapValues(purchase.id, 2 values): no mapping for id = 17"))
     #expect(result.out.contains("dropped sheet DemoApp.Promo: unknown tag"))
     #expect(result.out.contains("outcome: partial"))
   }

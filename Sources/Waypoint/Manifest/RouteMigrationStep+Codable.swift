@@ -24,11 +24,13 @@ extension RouteMigrationStep: Codable {
       self = .renameTag(from: try container.decode(String.self, forKey: .from))
     case .renameCase:
       self = .renameCase(
-        from: try container.decode(String.self, forKey: .from), to: try container.decode(String.self, forKey: .to))
+        from: try container.decode(String.self, forKey: .from),
+        to: try container.decode(String.self, forKey: .to))
     case .renameField:
       self = .renameField(
         case: try container.decodeIfPresent(String.self, forKey: .case),
-        from: try container.decode(String.self, forKey: .from), to: try container.decode(String.self, forKey: .to))
+        from: try container.decode(String.self, forKey: .from),
+        to: try container.decode(String.self, forKey: .to))
     case .removeCase:
       self = .removeCase(try container.decode(String.self, forKey: .case))
     case .addField:
@@ -38,13 +40,16 @@ extension RouteMigrationStep: Codable {
         default: try container.decode(JSONValue.self, forKey: .default))
     case .mapValues:
       var table: [JSONValue: JSONValue] = [:]
-      for mapping in try container.decode([Mapping].self, forKey: .table) { table[mapping.from] = mapping.to }
+      for mapping in try container.decode([Mapping].self, forKey: .table) {
+        table[mapping.from] = mapping.to
+      }
       self = .mapValues(
         case: try container.decodeIfPresent(String.self, forKey: .case),
         field: try container.decode(String.self, forKey: .field), table: table)
     case .moveCase:
       self = .moveCase(
-        try container.decode(String.self, forKey: .case), toTag: try container.decode(String.self, forKey: .tag),
+        try container.decode(String.self, forKey: .case),
+        toTag: try container.decode(String.self, forKey: .tag),
         version: try container.decode(Int.self, forKey: .version))
     case .custom:
       self = .custom(try container.decode(String.self, forKey: .name), nil)
@@ -78,7 +83,9 @@ extension RouteMigrationStep: Codable {
       try container.encode(Kind.mapValues, forKey: .step)
       try container.encodeIfPresent(scope, forKey: .case)
       try container.encode(field, forKey: .field)
-      let mappings = table.map { Mapping(from: $0.key, to: $0.value) }.sorted { $0.from.jsonText < $1.from.jsonText }
+      let mappings = table.map { Mapping(from: $0.key, to: $0.value) }.sorted {
+        $0.from.jsonText < $1.from.jsonText
+      }
       try container.encode(mappings, forKey: .table)
     case .moveCase(let name, let tag, let version):
       try container.encode(Kind.moveCase, forKey: .step)
@@ -97,7 +104,9 @@ extension RouteMigration: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
-    self.init(from: try container.decode(Int.self, forKey: .from), try container.decode([RouteMigrationStep].self, forKey: .steps))
+    self.init(
+      from: try container.decode(Int.self, forKey: .from),
+      try container.decode([RouteMigrationStep].self, forKey: .steps))
   }
 
   public func encode(to encoder: any Encoder) throws {
