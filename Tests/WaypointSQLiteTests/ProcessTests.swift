@@ -55,7 +55,11 @@ struct ProcessTests {
     }
     let waited = Date().timeIntervalSince(started)
     #expect(waited >= 0.15 && waited < 3, "waited \(waited) s")
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    let restoreStarted = Date()
+    let restored = store.restore(scene: "A", with: restorer)
+    #expect(restored.scene.routes(Route.self) == [.home])
+    #expect(!restored.recorded)
+    #expect(Date().timeIntervalSince(restoreStarted) < 2)
   }
 
   @Test(

@@ -29,6 +29,36 @@ struct QuarantineTests {
     #expect(try store.snapshot(id: id)?.document == unrestorable().encoded())
   }
 
+  @Test("a later build that restores an unrestorable snapshot releases it from quarantine")
+  func releasedByLaterBuild() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let id = try store.save(unrestorable(), scene: "A").snapshotID
+    #expect(store.restore(scene: "A", with: restorer).report.outcome == .root)
+    #expect(try store.snapshot(id: id)?.info.quarantine?.kind == .unrestorable)
+    struct Removed: Codable, Hashable, Sendable {}
+    let later = Restorer(registry: try registry.registering(Removed.self, tag: "Removed.Type"))
+    let restored = store.restore(scene: "A", with: later)
+    #expect(restored.snapshotID == id)
+    #expect(restored.recorded)
+    #expect(try store.snapshot(id: id)?.info.quarantine == nil)
+  }
+
+  @Test("the quarantine detail names the cause, not the routes reset because of it")
+  func detailNamesCause() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let snapshot = SceneSnapshot(stacks: [
+      "main": [
+        try registry.record(for: Route.home),
+        RouteRecord(tag: "Test.Route", json: #"{"home":{}}"#, version: 9),
+      ]
+    ])
+    let id = try store.save(snapshot, scene: "A").snapshotID
+    _ = store.restore(scene: "A", with: restorer)
+    #expect(
+      try store.snapshot(id: id)?.info.quarantine?.detail
+        == "stack main[1] Test.Route: written by version 9 of its type, newer than 1")
+  }
+
   @Test("quarantined snapshots survive retention while newer saves come and go")
   func quarantineSurvivesRetention() throws {
     let store = try SnapshotStore(

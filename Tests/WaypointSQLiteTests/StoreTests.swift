@@ -136,6 +136,42 @@ struct StoreTests {
     #expect(statistics.documentBytes > 0)
   }
 
+  @Test("a snapshot a reader would refuse is not written", arguments: [0, -3])
+  func invalidVersions(version: Int) throws {
+    let store = try SnapshotStore(path: directory.path())
+    var bad = try snapshot([.home])
+    bad.metadata.routeSchemaVersion = version
+    #expect(
+      throws: StoreError.invalidSnapshot(
+        .invalidField("routeSchemaVersion", reason: "\(version) is not a schema version"))
+    ) {
+      try store.save(bad, scene: "A")
+    }
+    let badRoute = SceneSnapshot(stacks: [
+      "main": [RouteRecord(tag: "Test.Route", json: "{}", version: version)]
+    ])
+    #expect(
+      throws: StoreError.invalidSnapshot(
+        .invalidField("stack main[0].version", reason: "\(version) is not a route version"))
+    ) {
+      try store.save(badRoute, scene: "A")
+    }
+    #expect(try store.history(scene: "A").isEmpty)
+  }
+
+  @Test("configuration values below 1 are taken as 1, set at creation or later")
+  func configurationClamps() {
+    var configuration = StoreConfiguration(retention: 0, crashLoopThreshold: -1)
+    #expect(configuration.retention == 1 && configuration.crashLoopThreshold == 1)
+    configuration.retention = -5
+    configuration.crashLoopThreshold = 0
+    #expect(configuration.retention == 1 && configuration.crashLoopThreshold == 1)
+    var registry = RouteRegistry(schemaVersion: 0)
+    #expect(registry.schemaVersion == 1)
+    registry.schemaVersion = -2
+    #expect(registry.schemaVersion == 1)
+  }
+
   @Test("a snapshot over the document limit is refused before anything is written")
   func oversizedSnapshot() throws {
     let store = try SnapshotStore(

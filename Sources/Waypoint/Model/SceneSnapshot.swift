@@ -49,6 +49,20 @@ public struct SceneSnapshot: Hashable, Sendable {
     self.sheet = sheet
   }
 
+  /// Checks what every reader of the format refuses, so that a snapshot is never written in a form
+  /// that cannot be read back: a route-schema version or a route version below 1.
+  ///
+  /// - Throws: ``SnapshotFormatError/invalidField(_:reason:)`` naming the first such value.
+  public func validate() throws(SnapshotFormatError) {
+    guard metadata.routeSchemaVersion >= 1 else {
+      throw .invalidField(
+        "routeSchemaVersion", reason: "\(metadata.routeSchemaVersion) is not a schema version")
+    }
+    for (location, record) in routes where record.version < 1 {
+      throw .invalidField("\(location).version", reason: "\(record.version) is not a route version")
+    }
+  }
+
   /// Whether the snapshot holds no navigation state at all: restoring it shows the root.
   public var isEmpty: Bool {
     stacks.values.allSatisfy(\.isEmpty) && selectedTab == nil && sheet == nil

@@ -15,8 +15,8 @@ import Foundation
 /// ```
 public struct RouteRegistry: Sendable {
   /// The app's route-schema version; snapshots record it through
-  /// ``SnapshotMetadata/init(registry:appBuild:savedAt:)``.
-  public var schemaVersion: Int
+  /// ``SnapshotMetadata/init(registry:appBuild:savedAt:)``. Values below 1 are taken as 1.
+  public var schemaVersion: Int { didSet { schemaVersion = max(1, schemaVersion) } }
 
   private var entries: [String: RouteType] = [:]
   private var names: [String: String] = [:]
@@ -25,7 +25,7 @@ public struct RouteRegistry: Sendable {
   /// Creates a registry that knows the standard element types (`Swift.Int`, `Swift.String`,
   /// `Swift.Bool`, `Swift.Double`, `Foundation.UUID`).
   public init(schemaVersion: Int = 1) {
-    self.schemaVersion = schemaVersion
+    self.schemaVersion = max(1, schemaVersion)
     // Registering distinct built-in names into an empty registry cannot fail.
     try? register(Int.self, tag: "Swift.Int")
     try? register(String.self, tag: "Swift.String")

@@ -162,6 +162,12 @@ final class Database {
     return value
   }
 
+  /// Sets how long statements wait for another connection's lock. The corresponding C function is
+  /// `sqlite3_busy_timeout`.
+  func setBusyTimeout(_ milliseconds: Int32) {
+    if let handle { sqlite3_busy_timeout(handle, milliseconds) }
+  }
+
   /// Runs `body` again while it fails with `SQLITE_BUSY`, for at most `timeout`, for the few calls
   /// that SQLite fails at once instead of calling the busy handler.
   func retryingWhileBusy<T>(for timeout: Duration, _ body: () throws(SQLiteError) -> T)

@@ -62,6 +62,6 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable {
 }
 
 extension ResultCode: CustomStringConvertible {
-  /// The number and SQLite's explanation: `SQLITE 5 (database is locked)`.
+  /// The number and SQLite's explanation: `SQLite 5 (database is locked)`.
   public var description: String { "SQLite \(rawValue) (\(explanation))" }
 }

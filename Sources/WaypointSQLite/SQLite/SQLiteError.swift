@@ -16,7 +16,7 @@ public struct SQLiteError: Error, Hashable, Sendable {
 }
 
 extension SQLiteError: CustomStringConvertible {
-  /// `SQLite error 13 (database or disk is full): … while running INSERT …`
+  /// `SQLite error 13: database or disk is full (while running: INSERT …)`
   public var description: String {
     var text = "SQLite error \(code.rawValue): \(message)"
     if let sql { text += " (while running: \(sql.prefix(120)))" }

@@ -59,7 +59,8 @@ extension SnapshotStore {
   /// Makes an earlier snapshot of the scene its latest again, by saving a copy of it (stamped now)
   /// as a new version. History is kept: the snapshots in between stay.
   ///
-  /// - Returns: the new snapshot's id.
+  /// - Returns: the id of the scene's latest snapshot afterwards: the copy's, or, when the copy equals
+  ///   the latest snapshot (rolling back to the latest), that snapshot's.
   /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's;
   ///   ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (a newer format, or
   ///   damaged); otherwise as ``save(_:scene:)``.

@@ -5,7 +5,8 @@ extension SnapshotStore {
   /// Restores the scene's latest snapshot. Never throws and never traps.
   ///
   /// - A snapshot that restores to the root (unreadable, from a newer format, nothing decodes) is
-  ///   kept and quarantined as ``Quarantine/Kind/unrestorable``, with the report's first reason.
+  ///   kept and quarantined as ``Quarantine/Kind/unrestorable``, with the report's cause. A later
+  ///   build that restores it releases it from quarantine.
   /// - The crash-loop guard: each restore counts against the snapshot until ``confirmRestore(scene:)``.
   ///   Once a snapshot has ``StoreConfiguration/crashLoopThreshold`` unconfirmed restores it is
   ///   quarantined as ``Quarantine/Kind/crashLoop`` and the scene restores to the root
@@ -15,25 +16,26 @@ extension SnapshotStore {
   /// - A scene with no snapshot restores to the root with an empty report; a store that cannot be read
   ///   restores to the root with ``DropReason/storeUnavailable(_:)``.
   ///
-  /// A store opened ``Access/readOnly`` restores the same way but records nothing; so does a
-  /// store that cannot be written at the moment (busy past the timeout, disk full, read-only
-  /// location): the app still gets its scene, without the crash-loop count or quarantine.
+  /// A restore reads in a read transaction (it never waits for a writer: the store is in WAL mode),
+  /// then records its bookkeeping (the crash-loop count, quarantine marks) in a short write
+  /// transaction that waits at most half a second for the lock. A store opened ``Access/readOnly``
+  /// records nothing; neither does a store that cannot be written at the moment (busy, disk full,
+  /// read-only location): the app still gets its scene, and ``StoreRestoration/recorded`` is
+  /// `false`.
   public func restore(scene: String, with restorer: Restorer) -> StoreRestoration {
-    if access == .readWrite,
-      let restored = try? write({ db throws(SQLiteError) in
-        try restore(scene, restorer, db, records: true)
-      })
-    {
-      return restored
-    }
+    let decision: Decision
     do {
-      return try read { db throws(SQLiteError) in try restore(scene, restorer, db, records: false) }
+      decision = try read { db throws(SQLiteError) in try decide(scene, restorer, db) }
     } catch {
       let item = DroppedItem(
         location: .snapshot, tag: nil, reason: .storeUnavailable(error.description))
       return StoreRestoration(
-        scene: .root(RestoreReport(outcome: .root, dropped: [item])), snapshotID: nil, skipped: [])
+        scene: .root(RestoreReport(outcome: .root, dropped: [item])), snapshotID: nil, skipped: [],
+        recorded: false)
     }
+    var restoration = decision.restoration
+    restoration.recorded = access == .readWrite && record(decision.bookkeeping)
+    return restoration
   }
 
   /// Tells the crash-loop guard that the scene's restored UI came up: its restores so far no longer
@@ -48,8 +50,21 @@ extension SnapshotStore {
     }
   }
 
-  private func restore(_ scene: String, _ restorer: Restorer, _ db: Database, records: Bool)
-    throws(SQLiteError) -> StoreRestoration
+  /// What a restore found, and what it should write down about it.
+  private struct Decision {
+    var restoration: StoreRestoration
+    var bookkeeping: [(id: Int64, action: Bookkeeping)] = []
+  }
+
+  private enum Bookkeeping {
+    case quarantine(Quarantine.Kind, detail: String)
+    case release
+    case countRestore
+  }
+
+  /// Reads the scene's snapshots, newest first, and decides what to restore. Writes nothing.
+  private func decide(_ scene: String, _ restorer: Restorer, _ db: Database) throws(SQLiteError)
+    -> Decision
   {
     var candidates: [(id: Int64, quarantine: String?, unconfirmed: Int)] = []
     try db.query(
@@ -58,20 +73,22 @@ extension SnapshotStore {
     ) { row throws(SQLiteError) in
       candidates.append((row.int64(0), row.text(1), row.int(2)))
     }
-    var skipped: [(id: Int64, report: RestoreReport)] = []
+    var decision = Decision(
+      restoration: StoreRestoration(scene: .root(RestoreReport(outcome: .root))))
     let threshold = configuration.crashLoopThreshold
     for candidate in candidates {
-      if !skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
-      if candidate.quarantine == Quarantine.Kind.crashLoop.rawValue
-        || candidate.unconfirmed >= threshold
-      {
+      if !decision.restoration.skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
+      let crashLoop = Quarantine.Kind.crashLoop.rawValue
+      if candidate.quarantine == crashLoop || candidate.unconfirmed >= threshold {
         let item = DroppedItem(
           location: .snapshot, tag: nil,
           reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
-        if records && candidate.quarantine != Quarantine.Kind.crashLoop.rawValue {
-          try quarantine(candidate.id, .crashLoop, detail: item.reason.description, db)
+        if candidate.quarantine != crashLoop {
+          decision.bookkeeping.append(
+            (candidate.id, .quarantine(.crashLoop, detail: item.reason.description)))
         }
-        skipped.append((candidate.id, RestoreReport(outcome: .root, dropped: [item])))
+        decision.restoration.skipped.append(
+          (candidate.id, RestoreReport(outcome: .root, dropped: [item])))
         continue
       }
       let document = try db.scalar(
@@ -81,32 +98,69 @@ extension SnapshotStore {
       }
       let restored = restorer.restore(encoded: (document ?? nil) ?? Data())
       if restored.report.outcome == .root {
-        if records && candidate.quarantine == nil {
-          let detail = restored.report.dropped.first?.description ?? "nothing restored"
-          try quarantine(candidate.id, .unrestorable, detail: detail, db)
+        if candidate.quarantine == nil {
+          // The cause, not the routes reset because of it.
+          let cause =
+            restored.report.dropped.first { $0.reason != .sceneReset }
+            ?? restored.report.dropped.first
+          decision.bookkeeping.append(
+            (
+              candidate.id,
+              .quarantine(.unrestorable, detail: cause?.description ?? "nothing restored")
+            ))
         }
-        skipped.append((candidate.id, restored.report))
+        decision.restoration.skipped.append((candidate.id, restored.report))
         continue
       }
-      if records {
-        try db.run(
-          "UPDATE snapshot SET unconfirmed_restores = unconfirmed_restores + 1 WHERE id = ?",
-          [.integer(candidate.id)])
+      if candidate.quarantine != nil {
+        // This build restores what an earlier one could not: the snapshot is no longer aside.
+        decision.bookkeeping.append((candidate.id, .release))
       }
-      return StoreRestoration(scene: restored, snapshotID: candidate.id, skipped: skipped)
+      decision.bookkeeping.append((candidate.id, .countRestore))
+      decision.restoration.scene = restored
+      decision.restoration.snapshotID = candidate.id
+      return decision
     }
-    let report = skipped.first?.report ?? RestoreReport(outcome: .root)
-    return StoreRestoration(scene: .root(report), snapshotID: nil, skipped: skipped)
+    decision.restoration.scene = .root(
+      decision.restoration.skipped.first?.report ?? RestoreReport(outcome: .root))
+    return decision
   }
 
-  private func quarantine(_ id: Int64, _ kind: Quarantine.Kind, detail: String, _ db: Database)
-    throws(SQLiteError)
-  {
-    try db.run(
-      "UPDATE snapshot SET quarantine = ?, quarantine_detail = ?, quarantined_at = ? WHERE id = ?",
-      [
-        .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
-        .integer(id),
-      ])
+  /// Writes a restore's bookkeeping in one short transaction. A launch must not wait long for it:
+  /// when another process holds the lock past ``bookkeepingTimeout``, or the write fails, nothing is
+  /// written and `false` is returned.
+  private func record(_ bookkeeping: [(id: Int64, action: Bookkeeping)]) -> Bool {
+    guard !bookkeeping.isEmpty else { return true }
+    let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
+    do {
+      try write(busyTimeout: timeout) { db throws(SQLiteError) in
+        for (id, action) in bookkeeping {
+          switch action {
+          case .quarantine(let kind, let detail):
+            try db.run(
+              "UPDATE snapshot SET quarantine = ?, quarantine_detail = ?, quarantined_at = ? WHERE id = ?",
+              [
+                .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
+                .integer(id),
+              ])
+          case .release:
+            try db.run(
+              "UPDATE snapshot SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL WHERE id = ?",
+              [.integer(id)])
+          case .countRestore:
+            try db.run(
+              "UPDATE snapshot SET unconfirmed_restores = unconfirmed_restores + 1 WHERE id = ?",
+              [.integer(id)])
+          }
+        }
+      }
+      return true
+    } catch {
+      return false
+    }
   }
+
+  /// The longest a restore waits for the write lock to record its bookkeeping.
+  static let bookkeepingTimeout: Duration = .milliseconds(500)
+
 }

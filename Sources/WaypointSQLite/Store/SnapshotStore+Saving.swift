@@ -11,12 +11,17 @@ extension SnapshotStore {
   ///
   /// - Parameter scene: Any string; on iOS, `UISceneSession.persistentIdentifier`.
   /// - Throws: ``StoreError``: ``StoreError/invalidSnapshot(_:)`` for a document over
-  ///   ``SnapshotLimits/maxDocumentBytes``, ``StoreError/busy(path:)`` when another process held
+  ///   ``SnapshotLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/validate()``, ``StoreError/busy(path:)`` when another process held
   ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
   ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
   ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
   @discardableResult
   public func save(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) -> SaveResult {
+    do {
+      try snapshot.validate()
+    } catch {
+      throw .invalidSnapshot(error)
+    }
     let document = snapshot.encoded()
     let limit = configuration.limits.maxDocumentBytes
     guard document.count <= limit else {

@@ -130,8 +130,14 @@ public final class SnapshotStore: @unchecked Sendable {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
-      try db.execute(
-        "PRAGMA synchronous = \(configuration.durability == .full ? "FULL" : "NORMAL")")
+      switch configuration.durability {
+      case .normal:
+        try db.execute("PRAGMA synchronous = NORMAL")
+      case .full:
+        // fullfsync matters on Apple platforms, where fsync alone does not reach the platter.
+        try db.execute(
+          "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
+      }
       return (db, try SchemaMigrator.migrate(db, migrations: migrations))
     } catch let error as StoreError {
       throw error
@@ -154,14 +160,22 @@ public final class SnapshotStore: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`).
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), waiting for the lock at most
+  /// `busyTimeout` (by default the configured one).
   @discardableResult
-  func write<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  func write<T>(busyTimeout: Duration? = nil, _ body: (Database) throws(SQLiteError) -> T)
+    throws(StoreError) -> T
+  {
     guard access == .readWrite else {
       throw .readOnly(path: path, detail: "the store was opened read-only")
     }
     return try withDatabase { db throws(SQLiteError) in
-      try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      guard let busyTimeout else {
+        return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      }
+      db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout))
+      defer { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
+      return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }
   }
 

@@ -17,17 +17,18 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// ``StoreError/busy(path:)``. Default 5 seconds.
   public var busyTimeout: Duration
   /// How many snapshots each scene keeps (quarantined ones are not counted and not removed by
-  /// saving). Default 5; at least 1.
-  public var retention: Int
-  /// How many unconfirmed restores of the same snapshot make it a crash loop. Default 2.
-  public var crashLoopThreshold: Int
+  /// saving). Default 5; values below 1 are taken as 1.
+  public var retention: Int { didSet { retention = max(1, retention) } }
+  /// How many unconfirmed restores of the same snapshot make it a crash loop. Default 2; values
+  /// below 1 are taken as 1.
+  public var crashLoopThreshold: Int { didSet { crashLoopThreshold = max(1, crashLoopThreshold) } }
   /// When the latest snapshot restores to the root (or is a crash loop), try the older ones, newest
   /// first. Default `false`: the root is the fallback.
   public var fallsBackToOlderSnapshots: Bool
   /// Caps on the documents saved and read. Default ``SnapshotLimits/default``.
   public var limits: SnapshotLimits
   /// When the file is corrupt or not a database at all, move it aside (renamed, never deleted) and
-  /// start a fresh store. Default `true`. The CLI turns it off.
+  /// start a fresh store. Default `true`; tools that inspect files from elsewhere turn it off.
   public var recoversCorruptFiles: Bool
 
   /// Creates a configuration; every value has the default described on its property.
@@ -49,9 +50,12 @@ public struct StoreConfiguration: Hashable, Sendable {
     self.recoversCorruptFiles = recoversCorruptFiles
   }
 
-  var busyTimeoutMilliseconds: Int32 {
-    let (seconds, attoseconds) = busyTimeout.components
-    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    return Int32(clamping: max(0, milliseconds))
+  var busyTimeoutMilliseconds: Int32 { Self.milliseconds(busyTimeout) }
+
+  static func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+    guard !milliseconds.overflow else { return seconds < 0 ? 0 : .max }
+    return Int32(clamping: max(0, milliseconds.partialValue + attoseconds / 1_000_000_000_000_000))
   }
 }

@@ -8,8 +8,9 @@ public enum StoreError: Error, Hashable, Sendable {
   /// The file could not be opened: a directory stands at the path, the folder is missing, or the
   /// system refused (the detail says which).
   case cannotOpen(path: String, detail: String)
-  /// The file is a SQLite database of another application (a foreign `application_id` or tables);
-  /// Waypoint never writes to it.
+  /// The file is not a Waypoint store: a SQLite database of another application (a foreign
+  /// `application_id` or tables), which Waypoint never writes to, or, opened read-only, an empty
+  /// file.
   case notAWaypointStore(path: String)
   /// The file's schema was written by a newer build of Waypoint; this build does not modify it.
   case newerSchema(path: String, found: Int, supported: Int)
@@ -49,8 +50,7 @@ extension StoreError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let path, let detail): "\(path): cannot open: \(detail)"
-    case .notAWaypointStore(let path):
-      "\(path): not a Waypoint store (another application's database)"
+    case .notAWaypointStore(let path): "\(path): not a Waypoint store"
     case .newerSchema(let path, let found, let supported):
       "\(path): store schema \(found) is newer than this build supports (\(supported)); left unchanged"
     case .corrupt(let path, let detail): "\(path): corrupt store: \(detail)"

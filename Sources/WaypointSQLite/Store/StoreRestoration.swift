@@ -10,6 +10,21 @@ public struct StoreRestoration: Sendable {
   /// Newer snapshots passed over on the way (with ``StoreConfiguration/fallsBackToOlderSnapshots``),
   /// each with the reason it could not be used.
   public var skipped: [(id: Int64, report: RestoreReport)]
+  /// Whether the restore's bookkeeping (the crash-loop count, quarantine marks) was written. `false`
+  /// for a read-only store, or when the store could not be written at the moment.
+  public var recorded: Bool
+
+  /// Creates a restoration.
+  public init(
+    scene: RestoredScene, snapshotID: Int64? = nil,
+    skipped: [(id: Int64, report: RestoreReport)] = [],
+    recorded: Bool = false
+  ) {
+    self.scene = scene
+    self.snapshotID = snapshotID
+    self.skipped = skipped
+    self.recorded = recorded
+  }
 
   /// The restore's report (a shortcut for `scene.report`).
   public var report: RestoreReport { scene.report }
