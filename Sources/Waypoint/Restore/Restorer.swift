@@ -94,15 +94,22 @@ public struct Restorer: Sendable {
   /// restores to the root as a whole, nothing is decoded, and the stored data stays for when the user
   /// updates again. `nil` when nothing is newer.
   func newerVersions(in snapshot: SceneSnapshot) -> RestoreReport? {
-    if snapshot.metadata.routeSchemaVersion > registry.schemaVersion {
+    Self.newerVersions(
+      in: snapshot, schemaVersion: registry.schemaVersion, version: registry.version(of:))
+  }
+
+  /// ``newerVersions(in:)`` for any source of versions (a registry, or a manifest offline).
+  static func newerVersions(
+    in snapshot: SceneSnapshot, schemaVersion: Int, version: (String) -> Int?
+  ) -> RestoreReport? {
+    if snapshot.metadata.routeSchemaVersion > schemaVersion {
       let reason = DropReason.newerRouteSchema(
-        found: snapshot.metadata.routeSchemaVersion, supported: registry.schemaVersion)
+        found: snapshot.metadata.routeSchemaVersion, supported: schemaVersion)
       return RestoreReport(
         outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
     }
-    let routes = snapshot.routes
-    let items = routes.map { location, record in
-      let supported = registry.version(of: record.tag) ?? Int.max
+    let items = snapshot.routes.map { location, record in
+      let supported = version(record.tag) ?? Int.max
       let reason: DropReason =
         record.version > supported
         ? .newerRouteVersion(stored: record.version, supported: supported) : .sceneReset
