@@ -152,7 +152,7 @@ struct StoreTests {
     ])
     #expect(
       throws: StoreError.invalidSnapshot(
-        .invalidField("stack main[0].version", reason: "\(version) is not a route version"))
+        .invalidField("stacks.main[0].version", reason: "\(version) is not a route version"))
     ) {
       try store.save(badRoute, scene: "A")
     }

@@ -59,7 +59,8 @@ public struct SceneSnapshot: Hashable, Sendable {
         "routeSchemaVersion", reason: "\(metadata.routeSchemaVersion) is not a schema version")
     }
     for (location, record) in routes where record.version < 1 {
-      throw .invalidField("\(location).version", reason: "\(record.version) is not a route version")
+      throw .invalidField(
+        "\(location.documentPath).version", reason: "\(record.version) is not a route version")
     }
   }
 

@@ -18,6 +18,23 @@ public enum RouteLocation: Hashable, Sendable {
   case snapshot
 }
 
+extension RouteLocation {
+  /// Where the location's value stands in a snapshot document: `stacks.main[2]`, `selectedTab`,
+  /// `split.sidebar`, `split.columnVisibility`, … (the document itself for ``snapshot``).
+  public var documentPath: String {
+    switch self {
+    case .stack(let name, let index): "stacks.\(name)[\(index)]"
+    case .selectedTab: "selectedTab"
+    case .sidebarSelection: "split.sidebar"
+    case .contentSelection: "split.content"
+    case .sheet: "sheet"
+    case .columnVisibility: "split.columnVisibility"
+    case .preferredCompactColumn: "split.preferredCompactColumn"
+    case .snapshot: "document"
+    }
+  }
+}
+
 extension RouteLocation: CustomStringConvertible {
   /// `stack main[2]`, `selected tab`, …
   public var description: String {

@@ -18,7 +18,7 @@ extension SnapshotStore {
   ///
   /// A restore reads in a read transaction (it never waits for a writer: the store is in WAL mode),
   /// then records its bookkeeping (the crash-loop count, quarantine marks) in a short write
-  /// transaction that waits at most half a second for the lock. A store opened ``Access/readOnly``
+  /// transaction that waits for the lock at most half a second (or the busy timeout, if shorter). A store opened ``Access/readOnly``
   /// records nothing; neither does a store that cannot be written at the moment (busy, disk full,
   /// read-only location): the app still gets its scene, and ``StoreRestoration/recorded`` is
   /// `false`.
@@ -57,7 +57,10 @@ extension SnapshotStore {
   }
 
   private enum Bookkeeping {
+    /// Marks the snapshot, unless another process marked it meanwhile; a crash loop only while its
+    /// count still stands (`confirmRestore` may have reset it meanwhile).
     case quarantine(Quarantine.Kind, detail: String)
+    /// Clears an `unrestorable` mark (never a crash-loop mark set meanwhile).
     case release
     case countRestore
   }
@@ -132,20 +135,28 @@ extension SnapshotStore {
   private func record(_ bookkeeping: [(id: Int64, action: Bookkeeping)]) -> Bool {
     guard !bookkeeping.isEmpty else { return true }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
+    let threshold = configuration.crashLoopThreshold
     do {
       try write(busyTimeout: timeout) { db throws(SQLiteError) in
         for (id, action) in bookkeeping {
           switch action {
           case .quarantine(let kind, let detail):
             try db.run(
-              "UPDATE snapshot SET quarantine = ?, quarantine_detail = ?, quarantined_at = ? WHERE id = ?",
+              """
+              UPDATE snapshot SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
+              WHERE id = ?4 AND quarantine IS NULL AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
+              """,
               [
                 .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
                 .integer(id),
+                .integer(Int64(threshold)),
               ])
           case .release:
             try db.run(
-              "UPDATE snapshot SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL WHERE id = ?",
+              """
+              UPDATE snapshot SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL
+              WHERE id = ? AND quarantine = 'unrestorable'
+              """,
               [.integer(id)])
           case .countRestore:
             try db.run(

@@ -7,7 +7,8 @@ public struct StoreConfiguration: Hashable, Sendable {
     /// WAL with `synchronous=NORMAL`: survives an application crash; a power loss or OS crash may
     /// roll back the last commits, but never corrupts the file. The default (about 3× faster).
     case normal
-    /// WAL with `synchronous=FULL`: every commit is on disk before `save` returns.
+    /// WAL with `synchronous=FULL` (and `fullfsync` on Apple platforms): every commit is on disk
+    /// before `save` returns.
     case full
   }
 

@@ -3,7 +3,9 @@ import Waypoint
 /// Why a store operation failed, naming the file and the cause.
 ///
 /// `save` and the other writing calls throw it. ``SnapshotStore/restore(scene:with:)`` never
-/// throws: it restores the root and puts the error into its report.
+/// throws: when the store cannot be read it restores the root with the error in its report
+/// (``DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it restores
+/// normally with ``StoreRestoration/recorded`` `false`.
 public enum StoreError: Error, Hashable, Sendable {
   /// The file could not be opened: a directory stands at the path, the folder is missing, or the
   /// system refused (the detail says which).

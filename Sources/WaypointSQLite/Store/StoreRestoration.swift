@@ -10,8 +10,9 @@ public struct StoreRestoration: Sendable {
   /// Newer snapshots passed over on the way (with ``StoreConfiguration/fallsBackToOlderSnapshots``),
   /// each with the reason it could not be used.
   public var skipped: [(id: Int64, report: RestoreReport)]
-  /// Whether the restore's bookkeeping (the crash-loop count, quarantine marks) was written. `false`
-  /// for a read-only store, or when the store could not be written at the moment.
+  /// Whether the restore's bookkeeping (the crash-loop count, quarantine marks) is on disk: written,
+  /// or there was nothing to write. `false` for a read-only store, or when the store could not be
+  /// written at the moment (then this launch does not count toward the crash-loop guard).
   public var recorded: Bool
 
   /// Creates a restoration.
