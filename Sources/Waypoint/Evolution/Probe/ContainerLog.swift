@@ -1,0 +1,69 @@
+/// What a probed `init(from:)` did with one container: the requests, in order, with the JSON each
+/// found in the example (none when probing without data).
+final class ContainerLog {
+  enum Kind {
+    case keyed
+    case unkeyed
+    case singleValue
+  }
+
+  /// What one request asked for.
+  enum Action {
+    /// `decode(_:forKey:)`, or `decodeIfPresent` when `ifPresent`. `sample` is the JSON found, or
+    /// `nil` when there was none (or, for `decodeIfPresent`, it was `null`).
+    case decode(TypeBox, sample: JSONValue?, ifPresent: Bool)
+    /// `nestedContainer(keyedBy:forKey:)` or `nestedUnkeyedContainer(forKey:)`.
+    case nested(ContainerLog)
+  }
+
+  struct Entry {
+    /// The key; `nil` in unkeyed and single-value containers.
+    var key: String?
+    /// The request's number within its run (see ``ProbeRun/nextEvent()``).
+    var event: Int
+    var action: Action
+  }
+
+  let kind: Kind
+  /// The number of the request that opened the container.
+  let event: Int
+  /// The number of elements of an unkeyed container's array (`nil` without data).
+  let itemCount: Int?
+  var entries: [Entry] = []
+  /// Whether `allKeys` was read, as synthesized enum decoding does.
+  var readAllKeys = false
+  /// Whether an unkeyed container answered `isAtEnd == true`.
+  var reachedEnd = false
+  /// Requests whose failure the `init(from:)` swallowed (found by ``ProbeSession``).
+  var toleratedEvents: Set<Int> = []
+
+  init(_ kind: Kind, event: Int, itemCount: Int? = nil) {
+    self.kind = kind
+    self.event = event
+    self.itemCount = itemCount
+  }
+
+  /// Every `(type, sample)` that the requests of this container and its nested ones found.
+  var requestedSamples: [(TypeBox, JSONValue)] {
+    entries.flatMap { entry -> [(TypeBox, JSONValue)] in
+      switch entry.action {
+      case .decode(let type, let sample?, _): [(type, sample)]
+      case .decode: []
+      case .nested(let log): log.requestedSamples
+      }
+    }
+  }
+
+  /// Marks `event` as tolerated in this container or a nested one; whether it was found.
+  @discardableResult
+  func markTolerated(_ event: Int) -> Bool {
+    if entries.contains(where: { $0.event == event }) {
+      toleratedEvents.insert(event)
+      return true
+    }
+    return entries.contains { entry in
+      if case .nested(let log) = entry.action { return log.markTolerated(event) }
+      return false
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/// One call of a type's `init(from:)` on a ``ProbeDecoder``: the containers it opened, the calls the
+/// probe cannot follow, and how it ended.
+final class ProbeRun {
+  let session: ProbeSession
+  /// The request (by number) to fail on purpose, to learn whether the `init(from:)` swallows it.
+  let failAt: Int?
+  private(set) var eventCount = 0
+  /// The containers opened directly on the decoder.
+  var containers: [ContainerLog] = []
+  /// Calls that make the decoding depend on the data in ways shapes cannot express.
+  var unsupported: [String] = []
+  /// The error the `init(from:)` threw, if it did.
+  var error: String?
+
+  init(session: ProbeSession, failAt: Int?) {
+    self.session = session
+    self.failAt = failAt
+  }
+
+  /// Numbers a request; throws for the request chosen by ``failAt``.
+  func nextEvent(_ codingPath: [any CodingKey]) throws -> Int {
+    let event = eventCount
+    eventCount += 1
+    if event == failAt {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: codingPath, debugDescription: "failure injected by the shape probe"))
+    }
+    return event
+  }
+
+  /// The value of a request: decoded from the example's JSON, or a stand-in without data.
+  func value<T: Decodable>(_ type: T.Type, from sample: JSONValue?, hasData: Bool) throws -> T {
+    if hasData, let sample { return try session.materialize(type, from: sample) }
+    return try session.placeholder(type)
+  }
+
+  func note(_ call: String) {
+    if !unsupported.contains(call) { unsupported.append(call) }
+  }
+}

@@ -1,0 +1,50 @@
+extension RouteShape {
+  /// A Swift integer type, named as in Swift; its range is what ``RouteShape/integer(_:)`` checks.
+  ///
+  /// `Int` and `UInt` have the width of the platform running the check (64 bits on every platform
+  /// Waypoint's tools run on; 32 bits on watchOS `arm64_32`).
+  public enum IntegerType: String, Hashable, Sendable, CaseIterable, Codable {
+    case int = "Int"
+    case int8 = "Int8"
+    case int16 = "Int16"
+    case int32 = "Int32"
+    case int64 = "Int64"
+    case uint = "UInt"
+    case uint8 = "UInt8"
+    case uint16 = "UInt16"
+    case uint32 = "UInt32"
+    case uint64 = "UInt64"
+
+    /// Whether the type holds `value`.
+    public func holds(_ value: Int64) -> Bool {
+      switch self {
+      case .int: Int(exactly: value) != nil
+      case .int8: Int8(exactly: value) != nil
+      case .int16: Int16(exactly: value) != nil
+      case .int32: Int32(exactly: value) != nil
+      case .int64: true
+      case .uint: UInt(exactly: value) != nil
+      case .uint8: UInt8(exactly: value) != nil
+      case .uint16: UInt16(exactly: value) != nil
+      case .uint32: UInt32(exactly: value) != nil
+      case .uint64: value >= 0
+      }
+    }
+
+    /// Whether the type holds `value`.
+    public func holds(unsigned value: UInt64) -> Bool {
+      switch self {
+      case .int: Int(exactly: value) != nil
+      case .int8: Int8(exactly: value) != nil
+      case .int16: Int16(exactly: value) != nil
+      case .int32: Int32(exactly: value) != nil
+      case .int64: Int64(exactly: value) != nil
+      case .uint: UInt(exactly: value) != nil
+      case .uint8: UInt8(exactly: value) != nil
+      case .uint16: UInt16(exactly: value) != nil
+      case .uint32: UInt32(exactly: value) != nil
+      case .uint64: true
+      }
+    }
+  }
+}
