@@ -44,6 +44,9 @@ public struct RouteRegistry: Sendable {
   ///   - version: The type's route-schema version (starting at 1). Stored with each saved value; a
   ///     stored value with a higher version is never decoded (``DropReason/newerRouteVersion(stored:supported:)``).
   ///   - aliases: Names the type was saved under before (old type names, old module names).
+  ///   - examples: Values of the type, for its shape in a ``RouteManifest``: enum cases are learned
+  ///     from examples only, so give one value of every case (structs need none). Restores do not use
+  ///     them.
   ///   - migrations: How stored values of older versions become values of `version`: at most one
   ///     ``RouteMigration`` per starting version, each below `version`. ``RouteMigrationStep/renameTag(from:)``
   ///     steps add their old names to the aliases.
@@ -55,7 +58,8 @@ public struct RouteRegistry: Sendable {
     tag: String? = nil,
     version: Int = 1,
     aliases: [String] = [],
-    migrations: [RouteMigration] = []
+    migrations: [RouteMigration] = [],
+    examples: [Route] = []
   ) throws(RouteRegistryError) {
     let tag = tag ?? _typeName(type, qualified: true)
     let typeName = _typeName(type, qualified: true)
@@ -80,22 +84,26 @@ public struct RouteRegistry: Sendable {
       if let existing = names[name] { throw .duplicateName(name, existingTag: existing) }
       guard seen.insert(name).inserted else { throw .duplicateName(name, existingTag: tag) }
     }
-    entries[tag] = RouteType(type, tag: tag, version: version, aliases: aliases, migrations: plan)
+    entries[tag] = RouteType(
+      type, tag: tag, version: version, aliases: aliases, migrations: plan, examples: examples)
     for name in seen { names[name] = tag }
     tagsByType[ObjectIdentifier(type)] = tag
   }
 
   /// A copy of the registry with one more type registered; see
-  /// ``register(_:tag:version:aliases:migrations:)``.
+  /// ``register(_:tag:version:aliases:migrations:examples:)``.
   public func registering<Route: RestorableRoute>(
     _ type: Route.Type,
     tag: String? = nil,
     version: Int = 1,
     aliases: [String] = [],
-    migrations: [RouteMigration] = []
+    migrations: [RouteMigration] = [],
+    examples: [Route] = []
   ) throws(RouteRegistryError) -> RouteRegistry {
     var copy = self
-    try copy.register(type, tag: tag, version: version, aliases: aliases, migrations: migrations)
+    try copy.register(
+      type, tag: tag, version: version, aliases: aliases, migrations: migrations, examples: examples
+    )
     return copy
   }
 
@@ -159,6 +167,23 @@ public struct RouteRegistry: Sendable {
       if let version = version(of: records[index].tag) { records[index].version = version }
     }
     return records
+  }
+
+  /// The manifest entry of a canonical tag: aliases, version, shape and migrations.
+  func manifestEntry(for tag: String) -> RouteManifest.Route? {
+    guard let type = entries[tag] else { return nil }
+    // A manifest is data: custom steps keep their names, not their code.
+    let migrations = type.migrations.keys.sorted().map { from in
+      RouteMigration(
+        from: from,
+        (type.migrations[from] ?? []).map { step in
+          if case .custom(let name, _) = step { return .custom(name, nil) }
+          return step
+        })
+    }
+    return RouteManifest.Route(
+      tag: tag, version: type.version, aliases: type.aliases, shape: type.describe(tagsByType),
+      migrations: migrations)
   }
 
   /// The migration plan of the tag stored as `name` (a tag or an alias).

@@ -8,10 +8,12 @@ struct RouteType: Sendable {
   let typeName: String
   let migrations: [Int: [RouteMigrationStep]]
   let decode: @Sendable (JSONDecoder, Data) throws -> any RestorableRoute
+  /// The type's shape, given the tags of the other registered types.
+  let describe: @Sendable ([ObjectIdentifier: String]) -> RouteShape
 
   init<Route: RestorableRoute>(
     _ type: Route.Type, tag: String, version: Int, aliases: [String],
-    migrations: [Int: [RouteMigrationStep]]
+    migrations: [Int: [RouteMigrationStep]], examples: [Route]
   ) {
     self.tag = tag
     self.version = version
@@ -19,6 +21,9 @@ struct RouteType: Sendable {
     self.migrations = migrations
     self.typeName = _typeName(type, qualified: true)
     self.decode = { decoder, data in try decoder.decode(Route.self, from: data) }
+    self.describe = { references in
+      RouteShapeProbe.shape(of: Route.self, examples: examples, references: references)
+    }
   }
 
   var evolution: TagEvolution { TagEvolution(tag: tag, version: version, migrations: migrations) }

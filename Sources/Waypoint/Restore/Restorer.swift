@@ -157,10 +157,10 @@ public struct Restorer: Sendable {
     do {
       value = try type.decode(decoder, payload)
     } catch let error as DecodingError {
-      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-        (try? JSONSerialization.jsonObject(with: payload, options: .fragmentsAllowed)) == nil
-      {
-        return .dropped(.invalidPayload(.malformedJSON(context.debugDescription)))
+      // JSONDecoder reads lazily and may fail on structure before it meets the malformed part; the
+      // payload's own problem is named first, as offline validation names it.
+      if (try? decoder.decode(JSONValue.self, from: payload)) == nil {
+        return .dropped(.invalidPayload(.malformedJSON(String(describing: error))))
       }
       return .dropped(Self.reason(error, payload: payload))
     } catch {

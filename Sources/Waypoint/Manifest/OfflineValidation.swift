@@ -1,0 +1,44 @@
+/// What a restore of a snapshot would keep and drop, judged from a ``RouteManifest`` without the
+/// app's Swift types.
+///
+/// For every route the manifest can describe, the verdict is the one a restore with the real types
+/// gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app knows
+/// are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
+/// ``Fate/needsApp(_:)``, and the app's ``RouteValidator``s do not run.
+public struct OfflineValidation: Sendable {
+  /// The fate of one route.
+  public enum Fate: Hashable, Sendable {
+    /// It decodes as stored.
+    case kept
+    /// It decodes after migrating; the payload is the migrated record.
+    case migrated(RouteRecord)
+    /// A restore drops it.
+    case dropped(DropReason)
+    /// Only the app can tell (a custom step, an opaque shape); the payload says why.
+    case needsApp(String)
+  }
+
+  /// One route or split-view value and its fate, in snapshot order.
+  public struct Entry: Hashable, Sendable {
+    /// Where it stands.
+    public var location: RouteLocation
+    /// Its stored tag (nil for split-view values).
+    public var tag: String?
+    /// What a restore would do with it.
+    public var fate: Fate
+  }
+
+  /// Every route and replaced value, in snapshot order (stacks by name, root first; selected tab;
+  /// split view; sheet).
+  public var entries: [Entry]
+  /// The report a restore would give, leaving the routes that need the app out of it.
+  public var report: RestoreReport
+
+  /// Whether some route's fate needs the app.
+  public var needsApp: Bool {
+    entries.contains { if case .needsApp = $0.fate { return true } else { return false } }
+  }
+
+  /// Whether a restore would drop something (or nothing could be read).
+  public var dropsSomething: Bool { !report.dropped.isEmpty }
+}

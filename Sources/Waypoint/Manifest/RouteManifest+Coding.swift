@@ -1,0 +1,71 @@
+import Foundation
+
+extension RouteManifest {
+  private struct Document: Codable {
+    var manifest: Int
+    var schemaVersion: Int
+    var routes: [Route]
+  }
+
+  private struct Header: Decodable {
+    var manifest: Int
+  }
+
+  /// The limits a manifest is read under: manifests describe every route type of an app, so they
+  /// may be larger than a snapshot (4 MiB, 64 levels of nesting).
+  public static let defaultLimits = SnapshotLimits(
+    maxDocumentBytes: 4 << 20, maxPayloadBytes: 4 << 20, maxNestingDepth: 64)
+
+  /// Reads a manifest document.
+  ///
+  /// - Throws: ``ManifestError``: ``ManifestError/tooLarge(_:)`` over the limits,
+  ///   ``ManifestError/malformed(_:)`` for text that is not a manifest,
+  ///   ``ManifestError/newerFormat(found:supported:)``, ``ManifestError/invalid(_:)``.
+  public init(decoding data: Data, limits: SnapshotLimits = RouteManifest.defaultLimits)
+    throws(ManifestError)
+  {
+    do {
+      try limits.check(data, byteLimit: limits.maxDocumentBytes)
+    } catch {
+      throw .tooLarge(error)
+    }
+    let decoder = JSONDecoder()
+    let header: Header
+    do {
+      header = try decoder.decode(Header.self, from: data)
+    } catch {
+      throw .malformed(Self.explain(error))
+    }
+    guard header.manifest <= Self.currentFormatVersion else {
+      throw .newerFormat(found: header.manifest, supported: Self.currentFormatVersion)
+    }
+    guard header.manifest >= 1 else {
+      throw .malformed("manifest format \(header.manifest) is below 1")
+    }
+    let document: Document
+    do {
+      document = try decoder.decode(Document.self, from: data)
+    } catch {
+      throw .malformed(Self.explain(error))
+    }
+    try self.init(schemaVersion: document.schemaVersion, routes: document.routes)
+  }
+
+  /// The manifest as JSON: pretty-printed, keys sorted, tags sorted, so that it diffs well.
+  public func encoded() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let document = Document(
+      manifest: Self.currentFormatVersion, schemaVersion: schemaVersion, routes: routes)
+    // Shapes, steps and JSON values encode without failing; an empty document is never written.
+    return (try? encoder.encode(document)) ?? Data()
+  }
+
+  private static func explain(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return String(describing: error) }
+    switch SnapshotFormatError(error) {
+    case .malformedJSON(let why): return "not JSON: \(why)"
+    case let other: return other.description
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+extension RouteManifest {
+  /// What a restore of the snapshot document would keep and drop, under `policy`, judged from the
+  /// manifest. An unreadable document restores to the root, with the cause, as in the app.
+  public func validate(
+    encoded data: Data, policy: RestorePolicy = .cutAtFirstFailure,
+    limits: SnapshotLimits = .default
+  )
+    -> OfflineValidation
+  {
+    do {
+      return validate(
+        try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
+    } catch {
+      let report = Restorer.unreadable(error)
+      return OfflineValidation(
+        entries: report.dropped.map {
+          OfflineValidation.Entry(location: $0.location, tag: nil, fate: .dropped($0.reason))
+        },
+        report: report)
+    }
+  }
+
+  /// What a restore of the snapshot would keep and drop, under `policy`, judged from the manifest.
+  public func validate(
+    _ snapshot: SceneSnapshot, policy: RestorePolicy = .cutAtFirstFailure,
+    limits: SnapshotLimits = .default
+  )
+    -> OfflineValidation
+  {
+    if let newer = Restorer.newerVersions(
+      in: snapshot, schemaVersion: schemaVersion, version: { route(named: $0)?.version })
+    {
+      return OfflineValidation(
+        entries: newer.dropped.map {
+          .init(location: $0.location, tag: $0.tag, fate: .dropped($0.reason))
+        }, report: newer)
+    }
+    var pass = RestorePass<(location: RouteLocation, record: RouteRecord)>(policy: policy) {
+      record, location in
+      switch resolve(record, limits: limits) {
+      case .kept(let current): .kept((location, current))
+      case .dropped(let reason): .dropped(reason)
+      case .undetermined(let why): .undetermined(why)
+      }
+    }
+    let walk = pass.walk(snapshot)
+    // What each kept route became, to tell kept from migrated.
+    var kept = walk.stacks.values.flatMap { $0 }
+    kept += [walk.selectedTab, walk.sidebarSelection, walk.contentSelection, walk.sheet].compactMap
+    { $0 }
+    var current: [RouteLocation: RouteRecord] = [:]
+    for (location, record) in kept { current[location] = record }
+    var stored: [RouteLocation: RouteRecord] = [:]
+    for (location, record) in snapshot.routes { stored[location] = record }
+    let entries = walk.entries.map { entry -> OfflineValidation.Entry in
+      let fate: OfflineValidation.Fate
+      if let reason = entry.reason {
+        fate = .dropped(reason)
+      } else if let why = entry.undetermined {
+        fate = .needsApp(why)
+      } else if walk.isRoot {
+        fate = .dropped(.sceneReset)
+      } else {
+        let now = current[entry.location]
+        fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept
+      }
+      return OfflineValidation.Entry(location: entry.location, tag: entry.tag, fate: fate)
+    }
+    return OfflineValidation(entries: entries, report: walk.report)
+  }
+
+  /// One route's fate: migrate with the declarative steps, then check the payload against the
+  /// current shape.
+  func resolve(_ record: RouteRecord, limits: SnapshotLimits) -> Resolution<RouteRecord> {
+    guard let evolution = evolution(named: record.tag) else { return .dropped(.unknownTag) }
+    var current = record
+    if record.version < evolution.version {
+      // As in a restore: only routes of an older version migrate.
+      let engine = MigrationEngine(lookup: evolution(named:), limits: limits)
+      switch engine.migrate(record) {
+      case .current(let migrated, _): current = migrated
+      case .dropped(let reason): return .dropped(reason)
+      case .needsApp(let step, let tag, let version):
+        return .undetermined(
+          "migration of \(tag) from version \(version) runs \(step), which needs the app")
+      }
+    }
+    guard let shape = route(named: current.tag)?.shape else { return .dropped(.unknownTag) }
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: current.json, limits: limits)
+    } catch {
+      return .dropped(.invalidPayload(error))
+    }
+    switch shape.validate(value, references: shape(ofTag:)) {
+    case .valid: return .kept(current)
+    case .invalid(let path, let message):
+      return .dropped(.undecodable(codingPath: path, message: message))
+    case .needsApp(let why): return .undetermined(why)
+    }
+  }
+}

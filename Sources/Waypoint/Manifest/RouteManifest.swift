@@ -1,0 +1,109 @@
+import Foundation
+
+/// A description of an app's routes as data: every tag with its aliases, current version, JSON
+/// shape and declarative migrations. Exported from a ``RouteRegistry``; read by tools that do not
+/// have the app's Swift types (the `waypoint` CLI) to tell what a restore would keep and drop.
+///
+/// An app commits its manifest beside its tests (``encoded()`` is stable: pretty-printed with sorted
+/// keys), so that a change to a route type shows up as a reviewed diff. The format is specified in
+/// `Docs/RouteManifest.md`.
+public struct RouteManifest: Sendable {
+  /// The manifest format version this build writes and the newest it reads.
+  public static let currentFormatVersion = 1
+
+  /// One route tag.
+  public struct Route: Sendable, Codable {
+    /// The canonical tag.
+    public var tag: String
+    /// The tag's current version.
+    public var version: Int
+    /// Older names that resolve to this tag.
+    public var aliases: [String]
+    /// The JSON shape of a current value.
+    public var shape: RouteShape
+    /// How stored values of older versions become current ones. Custom steps have their name only.
+    public var migrations: [RouteMigration]
+
+    /// Creates a manifest entry.
+    public init(
+      tag: String, version: Int, aliases: [String], shape: RouteShape, migrations: [RouteMigration]
+    ) {
+      self.tag = tag
+      self.version = version
+      self.aliases = aliases
+      self.shape = shape
+      self.migrations = migrations
+    }
+  }
+
+  /// The app's route-schema version.
+  public var schemaVersion: Int
+  /// Every tag, sorted by tag.
+  public private(set) var routes: [Route]
+  private var names: [String: String] = [:]
+  private var entries: [String: Route] = [:]
+
+  /// A manifest of the given entries.
+  ///
+  /// - Throws: ``ManifestError/invalid(_:)`` when a tag or alias appears twice, a version is below 1,
+  ///   or a migration starts outside its tag's versions or twice.
+  public init(schemaVersion: Int, routes: [Route]) throws(ManifestError) {
+    self.schemaVersion = schemaVersion
+    self.routes = routes.sorted { $0.tag < $1.tag }
+    guard schemaVersion >= 1 else { throw .invalid("schemaVersion \(schemaVersion) is below 1") }
+    for route in self.routes {
+      guard route.version >= 1 else {
+        throw .invalid("\(route.tag): version \(route.version) is below 1")
+      }
+      for name in [route.tag] + route.aliases {
+        if let other = names[name] {
+          throw .invalid("the name \(name) belongs to both \(other) and \(route.tag)")
+        }
+        names[name] = route.tag
+      }
+      var starts: Set<Int> = []
+      for migration in route.migrations {
+        guard (1..<route.version).contains(migration.from), starts.insert(migration.from).inserted
+        else {
+          throw .invalid(
+            "\(route.tag): a migration from version \(migration.from) is outside 1..<\(route.version) or given twice"
+          )
+        }
+      }
+      entries[route.tag] = route
+    }
+  }
+
+  /// The manifest of a registry: each registered type's tag, aliases, version, shape (derived from
+  /// the type and its registered examples, see ``RouteShapeProbe``) and migrations.
+  public init(registry: RouteRegistry) {
+    let routes = registry.tags.compactMap { tag in
+      registry.manifestEntry(for: tag)
+    }
+    // A registry cannot hold duplicate names or invalid versions, so this cannot fail.
+    self =
+      (try? RouteManifest(schemaVersion: registry.schemaVersion, routes: routes))
+      ?? RouteManifest(unchecked: registry.schemaVersion)
+  }
+
+  private init(unchecked schemaVersion: Int) {
+    self.schemaVersion = schemaVersion
+    self.routes = []
+  }
+
+  /// The entry of a tag or alias.
+  public func route(named name: String) -> Route? { names[name].flatMap { entries[$0] } }
+
+  /// The shape registered under a canonical tag (for ``RouteShape/reference(tag:)``).
+  func shape(ofTag tag: String) -> RouteShape? { entries[tag]?.shape }
+
+  /// The migration plan of a tag or alias.
+  func evolution(named name: String) -> TagEvolution? {
+    route(named: name).map { route in
+      TagEvolution(
+        tag: route.tag, version: route.version,
+        migrations: Dictionary(
+          route.migrations.map { ($0.from, $0.steps) }, uniquingKeysWith: { first, _ in first }))
+    }
+  }
+}
