@@ -54,7 +54,7 @@ let package = Package(
       name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
     .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
-    .testTarget(name: "WaypointCLITests", dependencies: ["WaypointCLI"]),
+    .testTarget(name: "WaypointCLITests", dependencies: ["WaypointCLI", "Waypoint"]),
   ],
   swiftLanguageModes: [.v6]
 )

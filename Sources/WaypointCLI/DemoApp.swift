@@ -18,11 +18,14 @@ enum DemoApp {
 
     struct Promo: Codable, Hashable, Sendable { var code: String }
 
+    struct Search: Codable, Hashable, Sendable { var query: String }
+
     static func registry() throws(RouteRegistryError) -> RouteRegistry {
       try RouteRegistry(schemaVersion: 1)
         .registering(Tab.self, tag: "DemoApp.Tab")
         .registering(Route.self, tag: "DemoApp.Route")
         .registering(Promo.self, tag: "DemoApp.Promo")
+        .registering(Search.self, tag: "DemoApp.Search")
     }
   }
 
@@ -30,7 +33,7 @@ enum DemoApp {
   /// - 2.0: `Route` renamed `Destination`; `order` renamed `purchase`; `faq` removed;
   ///   `profile(userId:)` renamed `profile(accountId:)`; the `Promo` sheet type deleted.
   /// - 3.0: purchase ids become UUIDs (through a table of the old ids); `profile` gains a `tab`;
-  ///   category names are normalized to lowercase by a custom step.
+  ///   search queries are normalized to lowercase by a custom step.
   enum V3 {
     enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
 
@@ -48,19 +51,26 @@ enum DemoApp {
       .integer(43): .string("0F2C5A38-7D41-4C1B-9C0E-2B6F1D3A4E5B"),
     ]
 
-    /// The custom step of 3.0: category names become lowercase.
-    @Sendable static func lowercaseCategory(_ payload: JSONValue) throws -> JSONValue {
-      guard case .object(var outer) = payload, case .object(var category)? = outer["category"],
-        case .string(let name)? = category["name"]
-      else { return payload }
-      category["name"] = .string(name.lowercased())
-      outer["category"] = .object(category)
-      return .object(outer)
+    struct Search: Codable, Hashable, Sendable { var query: String }
+
+    /// The custom step of 3.0: search queries become lowercase.
+    @Sendable static func lowercaseQuery(_ payload: JSONValue) throws -> JSONValue {
+      guard case .object(var search) = payload, case .string(let query)? = search["query"] else {
+        return payload
+      }
+      search["query"] = .string(query.lowercased())
+      return .object(search)
     }
 
     static func registry() throws(RouteRegistryError) -> RouteRegistry {
       try RouteRegistry(schemaVersion: 3)
-        .registering(Tab.self, tag: "DemoApp.Tab")
+        .registering(Tab.self, tag: "DemoApp.Tab", examples: [.shop, .orders, .account])
+        .registering(
+          Search.self, tag: "DemoApp.Search", version: 3,
+          migrations: [
+            RouteMigration(from: 2, [.custom("lowercase search queries", lowercaseQuery)])
+          ]
+        )
         .registering(
           Destination.self, tag: "DemoApp.Destination", version: 3,
           migrations: [
@@ -76,8 +86,12 @@ enum DemoApp {
               [
                 .mapValues(case: "purchase", field: "id", table: purchaseIDs),
                 .addField(case: "profile", name: "tab", default: .string("overview")),
-                .custom("lowercase category names", lowercaseCategory),
               ]),
+          ],
+          examples: [
+            .category(name: "shoes"), .product(id: 1), .purchase(id: UUID()),
+            .profile(accountId: 1, tab: "overview"),
+            .settings,
           ])
     }
 
@@ -108,6 +122,7 @@ enum DemoApp {
         "account": try registry.records(for: [
           V1.Route.profile(userId: 12), V1.Route.faq, V1.Route.settings,
         ]),
+        "search": try registry.records(for: [V1.Search(query: "Red Boots")]),
       ],
       selectedTab: try registry.record(for: V1.Tab.orders),
       split: SplitViewSnapshot(

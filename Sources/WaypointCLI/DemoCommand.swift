@@ -41,7 +41,7 @@ enum DemoCommand {
     print("        faq is removed (removeCase), profile's userId becomes accountId (renameField),")
     print("        and the Promo sheet type is deleted")
     print("   3.0: purchase ids become UUIDs through a table (mapValues), profile gains a tab")
-    print("        (addField), category names are lowercased (a custom step)")
+    print("        (addField), search queries are lowercased (a custom step)")
     print("   and product 3 is discontinued (a validator rejects it)\n")
 
     let store = try SnapshotStore(path: path)
@@ -73,11 +73,33 @@ enum DemoCommand {
       )
     }
 
+    let manifestPath = directory.appendingPathComponent("routes.manifest.json").path
+    let manifest = RouteManifest(registry: try DemoApp.V3.registry())
+    try manifest.encoded().write(to: URL(fileURLWithPath: manifestPath), options: .atomic)
+    print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
+    print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
+    print("   (the app's validators do not run offline, so product 3 is not rejected here):")
+    if let id = restored.snapshotID, let stored = try store.snapshot(id: id) {
+      let verdict = manifest.validate(encoded: stored.document, policy: .cutAtFirstFailure)
+      for entry in verdict.entries {
+        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
+      }
+    }
+
     let statistics = try store.statistics()
     print(
       "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
         + "(\(statistics.quarantinedCount) quarantined) in \(path)")
     return 0
+  }
+
+  private static func describe(_ fate: OfflineValidation.Fate) -> String {
+    switch fate {
+    case .kept: "kept"
+    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
+    case .dropped(let reason): "dropped: \(reason)"
+    case .needsApp(let why): "needs the app: \(why)"
+    }
   }
 
   private static func describe(_ snapshot: SceneSnapshot, print: (String) -> Void) {

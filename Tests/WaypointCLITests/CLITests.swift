@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Waypoint
 
 @testable import WaypointCLI
 
@@ -82,6 +83,16 @@ struct CLITests {
     #expect(
       result.out.contains("failed at mapValues(purchase.id, 2 values): no mapping for id = 17"))
     #expect(result.out.contains("dropped sheet DemoApp.Promo: unknown tag"))
+    #expect(result.out.contains("stack search: root → Search(query: \"red boots\")\n"))
+    #expect(
+      result.out.contains(
+        "stack search[0] DemoApp.Search: needs the app: migration of DemoApp.Search"))
+    #expect(
+      result.out.contains(
+        "stack account[1] DemoApp.Route: dropped: case faq was removed in version 2"))
+    let manifest = try RouteManifest(
+      decoding: Data(contentsOf: directory.appendingPathComponent("routes.manifest.json")))
+    #expect(manifest.route(named: "DemoApp.Route")?.tag == "DemoApp.Destination")
     #expect(result.out.contains("outcome: partial"))
   }
 
