@@ -68,7 +68,7 @@ struct CLITests {
     #expect(saved.prefix(15) == Data("SQLite format 3".utf8))
     #expect(result.out.contains("saving the same state again wrote nothing: unchanged"))
     #expect(result.out.contains("quarantined snapshot 3 of ipad-window: unrestorable"))
-    #expect(result.out.contains("stack shop: root → category(name: \"shoes\") → product(id: 7)\n"))
+    #expect(result.out.contains("stack shop: root → category(name: \"Shoes\") → product(id: 7)\n"))
     #expect(
       result.out.contains("stack account: root → profile(accountId: 12, tab: \"overview\")\n"))
     #expect(
