@@ -15,6 +15,14 @@ extension RouteShape {
     case uint32 = "UInt32"
     case uint64 = "UInt64"
 
+    /// Whether the type has negative values.
+    public var isSigned: Bool {
+      switch self {
+      case .int, .int8, .int16, .int32, .int64: true
+      case .uint, .uint8, .uint16, .uint32, .uint64: false
+      }
+    }
+
     /// Whether the type holds `value`.
     public func holds(_ value: Int64) -> Bool {
       switch self {
