@@ -83,7 +83,15 @@ func expectAgreement<T: Decodable>(
       "\(text): needs the app (\(why)) without opaque parts", sourceLocation: sourceLocation)
   }
   if case .invalid(let path, let message) = verdict, !outcome.decodes {
-    if outcome.pathIsReliable {
+    if outcome.pathIsReliable
+      && (shape.containsDictionary || references.values.contains(where: \.containsDictionary))
+    {
+      // JSONDecoder reads a [String: Value] in hash order, which changes from run to run: with two
+      // bad members, either may be reported.
+      #expect(
+        path.isEmpty == outcome.codingPath.isEmpty, "\(text): \(message) vs JSONDecoder \(outcome)",
+        sourceLocation: sourceLocation)
+    } else if outcome.pathIsReliable {
       #expect(
         path == outcome.codingPath, "\(text): \(message) vs JSONDecoder \(outcome)",
         sourceLocation: sourceLocation)
@@ -99,4 +107,18 @@ func expectAgreement<T: Decodable>(
 /// Encodes a value with a plain `JSONEncoder`, as the registry stores routes.
 func encodedText<T: Encodable>(_ value: T) throws -> String {
   String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+}
+
+extension RouteShape {
+  /// Whether a `[String: Value]` occurs anywhere in the shape.
+  var containsDictionary: Bool {
+    switch self {
+    case .dictionary: true
+    case .optional(let wrapped), .array(let wrapped): wrapped.containsDictionary
+    case .object(let fields): fields.contains { $0.shape.containsDictionary }
+    case .enumeration(let cases):
+      cases.contains { $0.fields.contains { $0.shape.containsDictionary } }
+    default: false
+    }
+  }
 }
