@@ -26,6 +26,9 @@ struct ShapeAgreementTests {
     if let own = references[ObjectIdentifier(type)] { described[own] = shape }
     let vocabulary = Array(Set(shape.vocabulary + described.values.flatMap(\.vocabulary))).sorted()
     var mutator = PayloadMutator(vocabulary: vocabulary, generator: SplitMix64(state: seed))
+    // JSONDecoder reads a [String: Value] in hash order, which changes from run to run: when a
+    // mutation leaves two bad members, either may be reported.
+    let containsDictionary = ([shape] + described.values).contains(where: \.containsDictionary)
     var tally = Tally()
     let values = try examples.map { example in
       try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(example))
@@ -37,7 +40,8 @@ struct ShapeAgreementTests {
     for round in 0..<count {
       let text = mutator.mutate(values[round % values.count])
       let verdict = expectAgreement(
-        type, shape, text, references: described, sourceLocation: sourceLocation)
+        type, shape, text, references: described, exactPaths: !containsDictionary,
+        sourceLocation: sourceLocation)
       if verdict == .valid { tally.valid += 1 } else { tally.invalid += 1 }
     }
     // Mutations must produce both outcomes, or the test proves nothing.
