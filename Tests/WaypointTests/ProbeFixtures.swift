@@ -118,4 +118,29 @@ enum ProbeFixtures {
     case half = 0.5
     case whole = 1
   }
+
+  /// A hand-written enum decoder that swallows a bad value in one case only.
+  enum Loose: Codable, Hashable, Sendable {
+    case plain(Int)
+    case lenient(count: Int)
+
+    enum CodingKeys: CodingKey { case plain, lenient }
+    enum PlainCodingKeys: CodingKey { case _0 }
+    enum LenientCodingKeys: CodingKey { case count }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      switch container.allKeys.first {
+      case .plain:
+        let payload = try container.nestedContainer(keyedBy: PlainCodingKeys.self, forKey: .plain)
+        self = .plain(try payload.decode(Int.self, forKey: ._0))
+      case .lenient:
+        let payload = try container.nestedContainer(
+          keyedBy: LenientCodingKeys.self, forKey: .lenient)
+        self = .lenient(count: (try? payload.decode(Int.self, forKey: .count)) ?? 0)
+      case nil:
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no case"))
+      }
+    }
+  }
 }

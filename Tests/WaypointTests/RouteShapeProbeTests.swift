@@ -153,6 +153,26 @@ struct RouteShapeProbeTests {
     #expect(text.contains(reason), "\(text)")
   }
 
+  @Test("a failure swallowed in any enum case is found")
+  func toleranceInEveryCase() throws {
+    let shape = RouteShapeProbe.shape(
+      of: ProbeFixtures.Loose.self, examples: [.plain(1), .lenient(count: 2)])
+    #expect(
+      shape
+        == .enumeration([
+          .init(
+            "lenient",
+            [
+              .init(
+                "count", .opaque("Loose.lenient accepts any value for count"), isRequired: false)
+            ]),
+          .init("plain", [.init("_0", .integer(.int))]),
+        ]))
+    let payload = #"{"lenient":{"count":"x"}}"#
+    #expect(decoderOutcome(ProbeFixtures.Loose.self, payload).decodes)
+    #expect(shape.validate(try JSONValue(parsing: payload)) != .valid)
+  }
+
   @Test("nested route types become references, and so does a recursive type's own tag")
   func references() {
     let routeTag = [ObjectIdentifier(Fixtures.Route.self): "Route"]

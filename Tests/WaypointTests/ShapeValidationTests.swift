@@ -107,7 +107,11 @@ struct ShapeValidationTests {
       ("i64", "-9223372036854775808", true), ("i64", "-9223372036854775809", false),
       ("u64", "18446744073709551615", true), ("u64", "18446744073709551616", false),
       ("u64", "-1", false), ("u", "18446744073709551615", true), ("i", "1.0000000000000001", true),
-      ("i", "9007199254740993.5", true), ("i", "0.5", false), ("i", "1e20", false),
+      ("i", "9007199254740993.5", true), ("i64", "9223372036854775807.0", false),
+      ("i", "9223372036854775806.0", false), ("i", "9223372036854774784.0", true),
+      ("i64", "-9223372036854775808.0", false), ("u64", "9223372036854775807.0", true),
+      ("u64", "18446744073709551615.0", false), ("u64", "18446744073709549568.0", true),
+      ("u", "9223372036854775808e0", true), ("i", "0.5", false), ("i", "1e20", false),
       ("i", "\"1\"", false), ("f", "3.4028235e38", true), ("f", "3.40282358e38", false),
       ("f", "-3.40282358e38", false), ("f", "1e-45", true), ("f", "1e-46", false),
       ("f", "16777217", true), ("f", "0.0", true), ("d", "1e308", true), ("d", "-0", true),
@@ -232,6 +236,16 @@ struct ShapeValidationTests {
     #expect(
       shape.validate(try JSONValue(parsing: #"{"extra":3}"#))
         == .invalid(codingPath: "id", message: #"no value for key "id""#))
+  }
+
+  /// `JSONValue` reads `0e5` and `1e-400` as the integer 0 (Int64 takes them), while `Double`
+  /// refuses them (its parser reports underflow). No encoder writes such numbers; if this test
+  /// fails, the gap has closed and the limitation in Docs/RouteShapes.md can go.
+  @Test("known gap: float spellings that underflow are read as 0", arguments: ["0e5", "1e-400"])
+  func underflowGap(text: String) throws {
+    #expect(decoderOutcome(Double.self, text).decodes == false)
+    #expect(try JSONValue(parsing: text) == .integer(0))
+    #expect(RouteShape.double.validate(try JSONValue(parsing: text)) == .valid)
   }
 
   @Test("a cycle of references that consumes no JSON ends in needsApp")

@@ -19,6 +19,10 @@ extension RouteShape: Codable {
     case kind, type, wrapped, element, value, fields, cases, values, tag, reason
   }
 
+  /// Reads the manifest form. An unknown `kind` or integer `type` reads as ``opaque(_:)``.
+  ///
+  /// - Throws: `DecodingError` when the value is not an object, has no `kind`, or a known kind
+  ///   lacks one of its members.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let name = try container.decode(String.self, forKey: .kind)
@@ -51,6 +55,7 @@ extension RouteShape: Codable {
     }
   }
 
+  /// Writes the manifest form: `kind` and the members of that kind.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(kind.rawValue, forKey: .kind)
@@ -99,6 +104,9 @@ extension RouteShape.Field: Codable {
     case name, required, shape
   }
 
+  /// Reads a field.
+  ///
+  /// - Throws: `DecodingError` when `name` or `shape` is missing or mistyped.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -107,6 +115,7 @@ extension RouteShape.Field: Codable {
       isRequired: try container.decodeIfPresent(Bool.self, forKey: .required))
   }
 
+  /// Writes `name`, `required` and `shape`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)
@@ -121,6 +130,9 @@ extension RouteShape.Case: Codable {
     case name, fields
   }
 
+  /// Reads a case.
+  ///
+  /// - Throws: `DecodingError` when `name` is missing or a field is malformed.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -128,6 +140,7 @@ extension RouteShape.Case: Codable {
       try container.decodeIfPresent([RouteShape.Field].self, forKey: .fields) ?? [])
   }
 
+  /// Writes `name` and `fields`.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)

@@ -14,7 +14,9 @@ public indirect enum RouteShape: Hashable, Sendable {
   /// A JSON string (`String`).
   case string
   /// A JSON number that the given Swift integer type accepts: a whole number within its range,
-  /// in any spelling `JSONDecoder` reads as one (`1`, `1.0`, `1e2`, `-0`).
+  /// in any spelling `JSONDecoder` reads as one (`1`, `1.0`, `1e2`, `-0`). Beyond 2^53, a number
+  /// written with a fraction or an exponent must also fit once rounded to a `Double`, so `Int64`
+  /// refuses `9223372036854775806.0`.
   case integer(IntegerType)
   /// Any JSON number (`Double`); integers included.
   case double

@@ -4,16 +4,34 @@ extension RouteShape {
   /// `Int` and `UInt` have the width of the platform running the check (64 bits on every platform
   /// Waypoint's tools run on; 32 bits on watchOS `arm64_32`).
   public enum IntegerType: String, Hashable, Sendable, CaseIterable, Codable {
+    /// `Int`.
     case int = "Int"
+    /// `Int8`.
     case int8 = "Int8"
+    /// `Int16`.
     case int16 = "Int16"
+    /// `Int32`.
     case int32 = "Int32"
+    /// `Int64`.
     case int64 = "Int64"
+    /// `UInt`.
     case uint = "UInt"
+    /// `UInt8`.
     case uint8 = "UInt8"
+    /// `UInt16`.
     case uint16 = "UInt16"
+    /// `UInt32`.
     case uint32 = "UInt32"
+    /// `UInt64`.
     case uint64 = "UInt64"
+
+    /// Whether the type has negative values.
+    public var isSigned: Bool {
+      switch self {
+      case .int, .int8, .int16, .int32, .int64: true
+      case .uint, .uint8, .uint16, .uint32, .uint64: false
+      }
+    }
 
     /// Whether the type holds `value`.
     public func holds(_ value: Int64) -> Bool {

@@ -142,7 +142,13 @@ struct ShapeValidator {
   {
     switch value {
     case .integer(let number) where type.holds(number): return nil
-    case .unsignedInteger(let number) where type.holds(unsigned: number): return nil
+    case .unsignedInteger(let number) where !type.isSigned && type.holds(unsigned: number):
+      return nil
+    case .unsignedInteger where type.isSigned:
+      // JSONValue reads a number as unsigned only when Int64 refused it, which happens to
+      // numbers within Int64's range too: `9223372036854775806.0` rounds to 2^63 as a Double,
+      // and JSONDecoder checks that Double against the range. No signed type takes it.
+      return Failure(path: path, message: "\(value) as written does not fit in \(type.rawValue)")
     case .integer, .unsignedInteger:
       return Failure(path: path, message: "\(value) does not fit in \(type.rawValue)")
     case .double(let number):

@@ -54,6 +54,16 @@ final class ContainerLog {
     }
   }
 
+  /// The requested keys in order, with nested containers in braces.
+  var pattern: String {
+    entries.map { entry in
+      switch entry.action {
+      case .decode: entry.key ?? "_"
+      case .nested(let log): (entry.key ?? "_") + "{" + log.pattern + "}"
+      }
+    }.joined(separator: ",")
+  }
+
   /// Marks `event` as tolerated in this container or a nested one; whether it was found.
   @discardableResult
   func markTolerated(_ event: Int) -> Bool {

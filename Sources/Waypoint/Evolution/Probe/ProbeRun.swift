@@ -34,6 +34,12 @@ final class ProbeRun {
     return try session.placeholder(type)
   }
 
+  /// The keys the run requested, nested containers included: runs with the same pattern decoded
+  /// the same way.
+  var pattern: String {
+    containers.map(\.pattern).joined(separator: ";")
+  }
+
   func note(_ call: String) {
     if !unsupported.contains(call) { unsupported.append(call) }
   }

@@ -25,7 +25,12 @@ extension ProbeSession {
       return .opaque("\(name) decodes with \(call), which a shape cannot follow")
     }
     do {
-      try findTolerated(entry.box, runs[0], sample: entry.samples.first)
+      // One run per way of decoding (per enum case, say) is enough to find swallowed failures.
+      var patterns: Set<String> = []
+      for (index, run) in runs.enumerated() where patterns.insert(run.pattern).inserted {
+        let sample = entry.samples.indices.contains(index) ? entry.samples[index] : nil
+        try findTolerated(entry.box, run, sample: sample)
+      }
       return try interpret(entry, runs.map(\.containers))
     } catch {
       return .opaque(error.reason)
