@@ -9,6 +9,9 @@ enum CommandTable {
       ShowCommand.self,
       HistoryCommand.self,
       CheckCommand.self,
+      RollbackCommand.self,
+      DiscardCommand.self,
+      PruneCommand.self,
     ]
   }
 
