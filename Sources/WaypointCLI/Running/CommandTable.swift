@@ -12,6 +12,8 @@ enum CommandTable {
       RollbackCommand.self,
       DiscardCommand.self,
       PruneCommand.self,
+      ExportCommand.self,
+      ImportCommand.self,
     ]
   }
 
