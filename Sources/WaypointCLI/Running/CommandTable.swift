@@ -14,6 +14,9 @@ enum CommandTable {
       PruneCommand.self,
       ExportCommand.self,
       ImportCommand.self,
+      ImportPathCommand.self,
+      ExportPathCommand.self,
+      StatsCommand.self,
     ]
   }
 
