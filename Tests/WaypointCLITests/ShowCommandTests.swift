@@ -90,6 +90,14 @@ struct ShowCommandTests {
     #expect(result.err.contains(message))
   }
 
+  @Test("a misspelt scene id gets a suggestion from the store's scenes")
+  func suggestion() throws {
+    let path = try exampleStore(directory)
+    let result = run(["--db", path, "show", "phnoe"])
+    #expect(result.status == 65)
+    #expect(result.err == "waypoint show: \(path): no scene 'phnoe' (did you mean 'phone'?)")
+  }
+
   @Test("a document from a newer format cannot be drawn: exit 65 naming the snapshot")
   func newerFormat() throws {
     let path = directory.path()

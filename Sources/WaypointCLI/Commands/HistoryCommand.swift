@@ -20,7 +20,7 @@ enum HistoryCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let history = try context.store { () throws(StoreError) in try store.history(scene: id) }
     guard !history.isEmpty else {
-      throw .data("\(store.path): no scene '\(Formatting.printable(id))'")
+      throw context.noScene(id, in: store)
     }
     if context.json {
       try context.printJSON(HistoryJSON(scene: id, snapshots: history.map(SnapshotInfoJSON.init)))

@@ -31,7 +31,7 @@ enum RollbackCommand: WaypointCommand {
     let store = try context.openStore(.write)
     let before = try context.store { () throws(StoreError) in try store.history(scene: id) }
     guard let previous = before.first else {
-      throw .data("\(store.path): no scene '\(Formatting.printable(id))'")
+      throw context.noScene(id, in: store)
     }
     let latest = try context.store { () throws(StoreError) in
       try store.rollback(scene: id, to: target)

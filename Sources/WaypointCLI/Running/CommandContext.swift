@@ -63,6 +63,14 @@ struct CommandContext {
     }
   }
 
+  /// The error for a scene the store does not hold (exit 65), suggesting a close scene id.
+  func noScene(_ id: String, in store: SnapshotStore) -> CLIError {
+    let known = (try? store.scenes().map(\.id)) ?? []
+    return .data(
+      "\(store.path): no scene '\(Formatting.printable(id))'"
+        + Formatting.printable(Suggestions.didYouMean(id, in: known)))
+  }
+
   /// Writes the command's one JSON document on stdout.
   func printJSON(_ value: some Encodable) throws(CLIError) {
     try JSONOutput.write(value, to: console)

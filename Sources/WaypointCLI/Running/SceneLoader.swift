@@ -21,7 +21,7 @@ struct SceneLoader {
   func load(scene: String, snapshot id: Int64? = nil) throws(CLIError) -> Loaded {
     let history = try context.store { () throws(StoreError) in try store.history(scene: scene) }
     guard let latest = history.first else {
-      throw .data("\(store.path): no scene '\(Formatting.printable(scene))'")
+      throw context.noScene(scene, in: store)
     }
     let info: SnapshotInfo
     if let id {
