@@ -72,6 +72,25 @@ struct CheckCommandTests {
     #expect((document["problems"] as? [String])?.count == 1)
   }
 
+  @Test("a store from a newer schema is checked, and its schema is a problem; others refuse it")
+  func newerSchema() throws {
+    let path = try exampleStore(directory)
+    #expect(rawSQL(path, "INSERT INTO waypoint_migration VALUES (2, 'future', 0)") == 0)
+    let result = run(["--db", path, "check"])
+    #expect(result.status == 1)
+    #expect(result.out.contains("schema         version 2 (this build supports 1)"))
+    #expect(result.out.contains("  - schema version 2 is newer than this build supports (1)"))
+    #expect(result.out.hasSuffix("  - 1 snapshot quarantined"))
+    let document = try run(["--db", path, "check", "--json"]).json()
+    #expect(document["quarantined"] is NSNull)
+    let scenes = run(["--db", path, "scenes"])
+    #expect(scenes.status == 65)
+    #expect(
+      scenes.err
+        == "waypoint scenes: \(path): store schema 2 is newer than this build supports (1); left unchanged"
+    )
+  }
+
   @Test("damaged pages are findings of the check: exit 1 with SQLite's words")
   func damagedPages() throws {
     let path = directory.path()

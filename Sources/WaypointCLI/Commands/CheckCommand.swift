@@ -85,7 +85,8 @@ enum CheckCommand: WaypointCommand {
   private struct Report: Encodable {
     var path: String
     var check: StoreCheck
-    var quarantined: [SnapshotInfo] = []
+    /// The quarantined snapshots; `nil` when the store could not be opened to list them.
+    var quarantined: [SnapshotInfo]?
     /// `nil` unless `--full` read the documents.
     var unreadable: [Unreadable]?
 
@@ -102,9 +103,13 @@ enum CheckCommand: WaypointCommand {
         problems.append(
           "schema version \(check.schemaVersion) is newer than this build supports (\(supported))")
       }
-      problems += quarantined.map { info in
-        "snapshot \(info.id) of scene \(info.scene) is quarantined "
-          + "(\(info.quarantine?.kind.rawValue ?? "")): \(info.quarantine?.detail ?? "")"
+      if let quarantined {
+        problems += quarantined.map { info in
+          "snapshot \(info.id) of scene \(info.scene) is quarantined "
+            + "(\(info.quarantine?.kind.rawValue ?? "")): \(info.quarantine?.detail ?? "")"
+        }
+      } else if let count = check.quarantinedCount, count > 0 {
+        problems.append("\(Formatting.count(count, "snapshot")) quarantined")
       }
       problems += (unreadable ?? []).map {
         "snapshot \($0.id) of scene \($0.scene) cannot be read: \($0.reason)"
@@ -167,7 +172,7 @@ enum CheckCommand: WaypointCommand {
       try container.encode(Self.hex(check.applicationID), forKey: .applicationId)
       try container.encode(check.snapshotCount, forKey: .snapshots)
       try container.encode(check.sceneCount, forKey: .scenes)
-      try container.encode(quarantined.map(SnapshotInfoJSON.init), forKey: .quarantined)
+      try container.encode(quarantined?.map(SnapshotInfoJSON.init), forKey: .quarantined)
       try container.encode(unreadable, forKey: .unreadableDocuments)
       try container.encode(problems, forKey: .problems)
       try container.encode(problems.isEmpty, forKey: .ok)
