@@ -161,6 +161,24 @@ struct ExportImportTests {
     #expect(try lines(text).map { $0["id"] as? Int } == [1, 3, 4])
   }
 
+  @Test("past 100 snapshots left out, the rest are counted, not named")
+  func manyUnreadable() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    for index in 0..<105 {
+      try store.save(try stackSnapshot([.product(id: index)]), scene: "s\(index)")
+    }
+    #expect(rawSQL(path, "UPDATE snapshot SET document = ?", blob: Data("[]".utf8)) == 0)
+    let result = run(["--db", path, "export", "--json", "--output", directory.path("out.jsonl")])
+    #expect(result.status == 65)
+    #expect(result.err.split(separator: "\n").count == 101)
+    #expect(result.err.hasSuffix("\(path): 105 snapshots could not be exported"))
+    let document = try result.json()
+    #expect(document["skippedCount"] as? Int == 105)
+    #expect((document["skipped"] as? [Any])?.count == 100)
+    #expect(document["exported"] as? Int == 0)
+  }
+
   @Test("a failed export to a file leaves no file behind, and an unwritable place is an I/O error")
   func unwritable() throws {
     let path = try exampleStore(directory)

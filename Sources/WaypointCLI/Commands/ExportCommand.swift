@@ -44,7 +44,9 @@ enum ExportCommand: WaypointCommand {
       ?? OutputSink(console: context.console)
     let progress = Progress(console: context.console, label: "exporting")
     var exported = 0
+    // The first 100 are named; the rest are counted, so that memory stays bounded.
     var skipped: [Skipped] = []
+    var skippedCount = 0
     var failure: CLIError?
     do throws(CLIError) {
       try context.store { () throws(StoreError) in
@@ -60,12 +62,14 @@ enum ExportCommand: WaypointCommand {
             exported += 1
           case .failure(let problem):
             let scene = redactor?.scene(stored.info.scene) ?? stored.info.scene
+            skippedCount += 1
+            guard skippedCount <= 100 else { break }
             skipped.append(Skipped(id: stored.info.id, scene: scene, reason: problem.message))
             context.note(
               "snapshot \(stored.info.id) of scene \(Formatting.printable(scene)) left out: "
                 + Formatting.printable(problem.message))
           }
-          progress.update(exported + skipped.count)
+          progress.update(exported + skippedCount)
           return true
         }
       }
@@ -81,15 +85,16 @@ enum ExportCommand: WaypointCommand {
     if context.json {
       try context.printJSON(
         ExportJSON(
-          exported: exported, output: sink.name, redacted: redactor != nil, skipped: skipped))
+          exported: exported, output: sink.name, redacted: redactor != nil,
+          skippedCount: skippedCount, skipped: skipped))
     } else if output != nil {
       context.console.out(summary)
     } else {
       context.note(summary)
     }
-    guard skipped.isEmpty else {
+    guard skippedCount == 0 else {
       throw .data(
-        "\(store.path): \(Formatting.count(skipped.count, "snapshot")) could not be exported")
+        "\(store.path): \(Formatting.count(skippedCount, "snapshot")) could not be exported")
     }
     return .ok
   }
@@ -157,6 +162,8 @@ enum ExportCommand: WaypointCommand {
     var exported: Int
     var output: String
     var redacted: Bool
+    var skippedCount: Int
+    /// The first 100 snapshots left out.
     var skipped: [Skipped]
   }
 }
