@@ -29,6 +29,25 @@ struct PathRoundTripTests {
     #expect(exported.outData == Data(sample.utf8))
   }
 
+  @Test(
+    "a path JSONEncoder wrote survives import-path, export, import and export-path byte for byte")
+  func throughExportAndImport() throws {
+    struct Link: Codable {
+      var url: String
+      var note: String
+    }
+    let element = try JSONEncoder().encode(Link(url: "https://example.com/a", note: "🎈\u{1}\t\""))
+    let path = try JSONEncoder().encode(
+      ["MyApp.Link", String(decoding: element, as: UTF8.self), "Swift.Int", "1"])
+    let first = directory.path("first.sqlite")
+    let second = directory.path("second.sqlite")
+    #expect(run(["--db", first, "import-path", "--scene", "s", "-"], input: path).status == 0)
+    let lines = directory.path("lines.jsonl")
+    #expect(run(["--db", first, "export", "--output", lines]).status == 0)
+    #expect(run(["--db", second, "import", lines]).status == 0)
+    #expect(run(["--db", second, "export-path", "--scene", "s"]).outData == path)
+  }
+
   @Test("the stack is stored root first, each element verbatim, in the named stack")
   func stored() throws {
     let store = directory.path()
