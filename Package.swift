@@ -54,7 +54,15 @@ let package = Package(
       name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
     .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
-    .testTarget(name: "WaypointCLITests", dependencies: ["WaypointCLI", "Waypoint"]),
+    .testTarget(
+      name: "WaypointCLITests",
+      dependencies: [
+        "WaypointCLI", "Waypoint", "WaypointSQLite",
+        .target(
+          name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+      ],
+      // The expected help texts, compared by the tests.
+      exclude: ["Snapshots"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,14 +1,51 @@
 import Foundation
 
-/// Where the tool writes: data and help to `out` (stdout), messages and errors to `err` (stderr).
-/// Tests pass their own closures to capture both.
-struct Console: Sendable {
-  var out: @Sendable (String) -> Void
-  var err: @Sendable (String) -> Void
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
-  /// The process's standard output and standard error, a line per call.
-  static let standard = Console(
-    out: { Swift.print($0) },
-    err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-  )
+/// Where the tool reads and writes: data and help to stdout, messages, errors and progress to
+/// stderr, input from stdin, settings from the environment. Tests build their own to capture
+/// everything and to pretend to be a terminal.
+struct Console: Sendable {
+  /// Writes bytes to stdout as they are.
+  var writeOut: @Sendable (Data) -> Void
+  /// Writes bytes to stderr as they are.
+  var writeErr: @Sendable (Data) -> Void
+  /// Reads stdin to its end, or up to `limit` bytes (then returns `limit` + 1 bytes at most, so
+  /// that the caller can tell the input was longer).
+  var readIn: @Sendable (_ limit: Int) throws -> Data
+  /// Whether stdout is a terminal (colours, a final newline after raw output).
+  var outIsTerminal: Bool
+  /// Whether stderr is a terminal (progress).
+  var errIsTerminal: Bool
+  /// The environment (`WAYPOINT_DB`, `NO_COLOR`, `TERM`).
+  var environment: [String: String]
+
+  /// Writes a line to stdout.
+  func out(_ line: String) { writeOut(Data((line + "\n").utf8)) }
+
+  /// Writes a line to stderr.
+  func err(_ line: String) { writeErr(Data((line + "\n").utf8)) }
+
+  /// The process's own stdin, stdout, stderr and environment.
+  static var standard: Console {
+    Console(
+      writeOut: { try? FileHandle.standardOutput.write(contentsOf: $0) },
+      writeErr: { try? FileHandle.standardError.write(contentsOf: $0) },
+      readIn: { limit in
+        var data = Data()
+        while data.count <= limit,
+          let chunk = try FileHandle.standardInput.read(upToCount: 64 << 10), !chunk.isEmpty
+        {
+          data.append(chunk)
+        }
+        return data.prefix(limit + 1)
+      },
+      outIsTerminal: isatty(STDOUT_FILENO) == 1,
+      errIsTerminal: isatty(STDERR_FILENO) == 1,
+      environment: ProcessInfo.processInfo.environment)
+  }
 }

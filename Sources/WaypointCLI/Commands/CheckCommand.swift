@@ -1,0 +1,181 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// `waypoint check [--full]`: the store file's health.
+enum CheckCommand: WaypointCommand {
+  static let fullOption = "--full"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "check",
+      summary:
+        "Check the store: integrity, schema version, application id, quarantined snapshots.",
+      discussion: [
+        "Exits 1 when it finds problems: integrity findings, a schema newer than this build, "
+          + "quarantined snapshots, or (with --full) documents that cannot be read. A file that is "
+          + "not a Waypoint store at all exits 65."
+      ],
+      options: [
+        .flag(
+          fullOption,
+          help:
+            "Run integrity_check instead of quick_check, and read every snapshot's document.")
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let full = context.arguments.isSet(fullOption)
+    let path = context.storePath
+    // Opened for the existence and directory checks only; the check uses its own connection.
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw CLIError(exitCode: .noInput, message: "\(path): no such file")
+    }
+    guard !isDirectory.boolValue else {
+      throw CLIError(exitCode: .noInput, message: "\(path): is a directory, not a store file")
+    }
+    let progress = Progress(console: context.console, label: "checking \(path)")
+    defer { progress.finish() }
+    let check = try context.store { () throws(StoreError) in
+      try SnapshotStore.check(path: path, full: full)
+    }
+    var report = Report(path: path, check: check)
+    // The snapshots are read only from a file whose pages are sound and whose schema this build
+    // knows.
+    if check.integrityProblems.isEmpty, check.schemaVersion <= SnapshotStore.supportedSchemaVersion
+    {
+      let store = try context.openStore(.read)
+      report.quarantined = try context.store { () throws(StoreError) in try store.quarantined() }
+      if full {
+        report.unreadable = try unreadableDocuments(store, context, progress)
+      }
+    }
+    if context.json {
+      try context.printJSON(report)
+    } else {
+      for line in report.lines(context.style) { context.console.out(line) }
+    }
+    return report.problems.isEmpty ? .ok : .problemsFound
+  }
+
+  /// Every snapshot whose document this build cannot read, with the reason.
+  private static func unreadableDocuments(
+    _ store: SnapshotStore, _ context: CommandContext, _ progress: Progress
+  ) throws(CLIError) -> [Report.Unreadable] {
+    let limits = store.configuration.limits
+    var unreadable: [Report.Unreadable] = []
+    var count = 0
+    try context.store { () throws(StoreError) in
+      try store.forEachSnapshot { stored in
+        count += 1
+        progress.update(count)
+        if case .failure(let error) = stored.decoded(limits: limits), unreadable.count < 100 {
+          unreadable.append(
+            Report.Unreadable(
+              id: stored.info.id, scene: stored.info.scene, reason: error.description))
+        }
+        return true
+      }
+    }
+    return unreadable
+  }
+
+  /// What the check found, as text and as JSON.
+  private struct Report: Encodable {
+    var path: String
+    var check: StoreCheck
+    /// The quarantined snapshots; `nil` when the store could not be opened to list them.
+    var quarantined: [SnapshotInfo]?
+    /// `nil` unless `--full` read the documents.
+    var unreadable: [Unreadable]?
+
+    struct Unreadable: Encodable {
+      var id: Int64
+      var scene: String
+      var reason: String
+    }
+
+    var problems: [String] {
+      var problems = check.integrityProblems.map { "integrity: \($0)" }
+      let supported = SnapshotStore.supportedSchemaVersion
+      if check.schemaVersion > supported {
+        problems.append(
+          "schema version \(check.schemaVersion) is newer than this build supports (\(supported))")
+      }
+      if let quarantined {
+        problems += quarantined.map { info in
+          "snapshot \(info.id) of scene \(info.scene) is quarantined "
+            + "(\(info.quarantine?.kind.rawValue ?? "")): \(info.quarantine?.detail ?? "")"
+        }
+      } else if let count = check.quarantinedCount, count > 0 {
+        problems.append("\(Formatting.count(count, "snapshot")) quarantined")
+      }
+      problems += (unreadable ?? []).map {
+        "snapshot \($0.id) of scene \($0.scene) cannot be read: \($0.reason)"
+      }
+      return problems
+    }
+
+    func lines(_ style: Style) -> [String] {
+      let text = Formatting.printable
+      let supported = SnapshotStore.supportedSchemaVersion
+      let integrity =
+        check.integrityProblems.isEmpty
+        ? style.green("ok")
+        : style.red(Formatting.count(check.integrityProblems.count, "finding"))
+      var lines = [
+        "store          \(text(path))",
+        "integrity      \(integrity) (\(check.depth.rawValue))",
+        "schema         version \(check.schemaVersion) (this build supports \(supported))",
+        "application    \(Self.hex(check.applicationID)) ('Wayp', a Waypoint store)",
+        "snapshots      "
+          + (check.snapshotCount.map {
+            "\($0) in \(Formatting.count(check.sceneCount ?? 0, "scene"))"
+          }
+            ?? "cannot be counted"),
+        "quarantined    "
+          + (check.quarantinedCount.map { $0 == 0 ? "none" : style.yellow("\($0)") }
+            ?? "cannot be counted"),
+      ]
+      if let unreadable {
+        lines.append(
+          "documents      "
+            + (unreadable.isEmpty ? "all readable" : style.red("\(unreadable.count) unreadable")))
+      }
+      let problems = problems
+      guard !problems.isEmpty else {
+        lines.append("result         " + style.green("no problems"))
+        return lines
+      }
+      lines.append("result         " + style.red(Formatting.count(problems.count, "problem")))
+      lines += problems.map { "  - " + text($0) }
+      return lines
+    }
+
+    static func hex(_ id: Int32) -> String {
+      "0x" + String(UInt32(bitPattern: id), radix: 16, uppercase: true)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case store, integrityCheck, integrity, schemaVersion, supportedSchemaVersion, applicationId
+      case snapshots, scenes, quarantined, unreadableDocuments, problems, ok
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(path, forKey: .store)
+      try container.encode(check.depth.rawValue, forKey: .integrityCheck)
+      try container.encode(check.integrityProblems, forKey: .integrity)
+      try container.encode(check.schemaVersion, forKey: .schemaVersion)
+      try container.encode(SnapshotStore.supportedSchemaVersion, forKey: .supportedSchemaVersion)
+      try container.encode(Self.hex(check.applicationID), forKey: .applicationId)
+      try container.encode(check.snapshotCount, forKey: .snapshots)
+      try container.encode(check.sceneCount, forKey: .scenes)
+      try container.encode(quarantined?.map(SnapshotInfoJSON.init), forKey: .quarantined)
+      try container.encode(unreadable, forKey: .unreadableDocuments)
+      try container.encode(problems, forKey: .problems)
+      try container.encode(problems.isEmpty, forKey: .ok)
+    }
+  }
+}

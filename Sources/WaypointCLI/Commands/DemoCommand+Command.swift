@@ -1,0 +1,54 @@
+import Foundation
+import WaypointSQLite
+
+extension DemoCommand: WaypointCommand {
+  static let outputOption = "--output"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "demo",
+      summary: "Save an example app's scene, update the app, and restore what still decodes.",
+      discussion: [
+        "Leaves its store, waypoint.sqlite, in DIR (replaced on every run) and says where, so "
+          + "that the other commands can inspect it."
+      ],
+      options: [
+        .option(
+          outputOption, value: "DIR", help: "Where to leave the store. Default: waypoint-demo.")
+      ],
+      usesStore: false)
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let directory = context.arguments.value(outputOption) ?? "waypoint-demo"
+    let path = URL(fileURLWithPath: directory, isDirectory: true)
+      .appendingPathComponent("waypoint.sqlite").path
+    let console = context.console
+    let json = context.json
+    let print: @Sendable (String) -> Void = { line in
+      if !json { console.out(line) }
+    }
+    do {
+      _ = try run(outputDirectory: directory, print: print)
+    } catch let error as StoreError {
+      throw CLIError(error)
+    } catch {
+      throw CLIError(exitCode: .ioError, message: "\(directory): \(CLIError.reason(error))")
+    }
+    guard context.json else {
+      console.out("\nStore: \(path)")
+      console.out("Inspect it: waypoint --db \(path) scenes")
+      return .ok
+    }
+    let store = try context.openStore(.read, path: path)
+    let scenes = try context.store { () throws(StoreError) in try store.scenes() }
+    try context.printJSON(
+      DemoJSON(store: path, scenes: scenes.map(ScenesCommand.SceneJSON.init)))
+    return .ok
+  }
+
+  private struct DemoJSON: Encodable {
+    var store: String
+    var scenes: [ScenesCommand.SceneJSON]
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import WaypointSQLite
+
+/// `waypoint discard SCENE...`: deletes every snapshot of the scenes.
+enum DiscardCommand: WaypointCommand {
+  static let scenes = "SCENE"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "discard",
+      summary: "Delete every snapshot of the given scenes, quarantined ones included.",
+      discussion: [
+        "All in one transaction, as an app does for the scene sessions the system discarded. A "
+          + "scene with no snapshots is reported on stderr and is not an error."
+      ],
+      positionals: [
+        PositionalDeclaration(
+          valueName: scenes, help: "The ids of the scenes, as 'waypoint scenes' lists them.",
+          isRepeatable: true)
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    var ids: [String] = []
+    for id in context.arguments.positionalValues(scenes) where !ids.contains(id) { ids.append(id) }
+    let store = try context.openStore(.write)
+    let summaries = try context.store { () throws(StoreError) in try store.scenes() }
+    var counts: [String: Int] = [:]
+    for summary in summaries { counts[summary.id] = summary.snapshotCount }
+    let deleted = try context.store { () throws(StoreError) in try store.discard(scenes: ids) }
+    for id in ids where counts[id] == nil {
+      context.note("no scene '\(Formatting.printable(id))' in \(store.path); nothing to discard")
+    }
+    if context.json {
+      try context.printJSON(
+        DiscardJSON(
+          discarded: deleted,
+          scenes: ids.map { DiscardJSON.Scene(id: $0, snapshots: counts[$0] ?? 0) }))
+    } else {
+      let found = ids.filter { counts[$0] != nil }
+      context.console.out(
+        "Discarded \(Formatting.count(deleted, "snapshot")) of "
+          + "\(Formatting.count(found.count, "scene"))"
+          + (found.isEmpty ? "." : ": \(found.map(Formatting.printable).joined(separator: ", ")).")
+      )
+    }
+    return .ok
+  }
+
+  private struct DiscardJSON: Encodable {
+    var discarded: Int
+    var scenes: [Scene]
+
+    struct Scene: Encodable {
+      var id: String
+      /// Snapshots the scene had before the discard.
+      var snapshots: Int
+    }
+  }
+}

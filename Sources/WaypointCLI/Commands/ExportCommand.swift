@@ -1,0 +1,169 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// `waypoint export [--redact] [--output FILE]`: every snapshot as JSON Lines.
+enum ExportCommand: WaypointCommand {
+  static let redactOption = "--redact"
+  static let outputOption = "--output"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "export",
+      summary: "Write every snapshot as JSON Lines (id, scene, save time, quarantine, document).",
+      discussion: [
+        "Streams over the store, oldest snapshot first, in constant memory. A snapshot whose "
+          + "document cannot be read is left out and named on stderr, and the command then exits "
+          + "65 after writing the others. With --json (which needs --output), stdout gets a "
+          + "summary."
+      ],
+      options: [
+        .flag(
+          redactOption,
+          help:
+            "Replace every route field value by a stable hash, keeping keys, case names and "
+            + "structure; scene ids and app builds are hashed too."),
+        .option(
+          outputOption, value: "FILE",
+          help: "Write to FILE (created with permissions 0600) instead of stdout."),
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let output = context.arguments.value(outputOption)
+    if context.json, output == nil {
+      throw .usage("--json needs \(outputOption) FILE: without it, stdout carries the JSON Lines")
+    }
+    let store = try context.openStore(.read)
+    let limits = store.configuration.limits
+    let redactor = context.arguments.isSet(redactOption) ? Redactor(limits: limits) : nil
+    let sink =
+      try output.map { (path) throws(CLIError) in
+        try OutputSink(file: path, console: context.console)
+      }
+      ?? OutputSink(console: context.console)
+    let progress = Progress(console: context.console, label: "exporting")
+    var exported = 0
+    // The first 100 are named; the rest are counted, so that memory stays bounded.
+    var skipped: [Skipped] = []
+    var skippedCount = 0
+    var failure: CLIError?
+    do throws(CLIError) {
+      try context.store { () throws(StoreError) in
+        try store.forEachSnapshot { stored in
+          switch line(for: stored, redactor: redactor, limits: limits) {
+          case .success(let line):
+            do throws(CLIError) {
+              try sink.write(line)
+            } catch {
+              failure = error
+              return false
+            }
+            exported += 1
+          case .failure(let problem):
+            let scene = redactor?.scene(stored.info.scene) ?? stored.info.scene
+            skippedCount += 1
+            guard skippedCount <= 100 else { break }
+            skipped.append(Skipped(id: stored.info.id, scene: scene, reason: problem.message))
+            context.note(
+              "snapshot \(stored.info.id) of scene \(Formatting.printable(scene)) left out: "
+                + Formatting.printable(problem.message))
+          }
+          progress.update(exported + skippedCount)
+          return true
+        }
+      }
+      if let failure { throw failure }
+      try sink.finish()
+    } catch {
+      progress.finish()
+      sink.abandon()
+      throw error
+    }
+    progress.finish()
+    let summary = "Exported \(Formatting.count(exported, "snapshot")) to \(sink.name)."
+    if context.json {
+      try context.printJSON(
+        ExportJSON(
+          exported: exported, output: sink.name, redacted: redactor != nil,
+          skippedCount: skippedCount, skipped: skipped))
+    } else if output != nil {
+      context.console.out(summary)
+    } else {
+      context.note(summary)
+    }
+    guard skippedCount == 0 else {
+      throw .data(
+        "\(store.path): \(Formatting.count(skippedCount, "snapshot")) could not be exported")
+    }
+    return .ok
+  }
+
+  /// The line for one snapshot, or why it is left out.
+  static func line(for stored: StoredSnapshot, redactor: Redactor?, limits: SnapshotLimits)
+    -> Result<Data, SnapshotLine.Problem>
+  {
+    let info = stored.info
+    let document: Data
+    if let redactor {
+      switch stored.decoded(limits: limits) {
+      case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
+      case .failure(let error): return .failure(SnapshotLine.Problem(message: error.description))
+      }
+    } else {
+      switch verbatimDocument(stored, limits: limits) {
+      case .success(let bytes): document = bytes
+      case .failure(let problem): return .failure(problem)
+      }
+    }
+    var quarantine = info.quarantine
+    if let redactor, let mark = quarantine {
+      quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
+    }
+    return .success(
+      SnapshotLine.encode(
+        id: info.id, scene: redactor?.scene(info.scene) ?? info.scene, savedAt: info.savedAt,
+        quarantine: quarantine, document: document))
+  }
+
+  /// The stored document as it is, when it is one JSON object within the limits; compacted onto
+  /// one line when it spans several. A document this build does not read (a newer format) is
+  /// exported as it is.
+  private static func verbatimDocument(_ stored: StoredSnapshot, limits: SnapshotLimits)
+    -> Result<Data, SnapshotLine.Problem>
+  {
+    let limit = limits.maxDocumentBytes
+    guard stored.info.byteCount <= limit else {
+      let error = SnapshotFormatError.tooLarge(byteCount: stored.info.byteCount, limit: limit)
+      return .failure(SnapshotLine.Problem(message: error.description))
+    }
+    guard let text = String(data: stored.document, encoding: .utf8) else {
+      return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
+    }
+    let documentLimits = SnapshotLimits(
+      maxDocumentBytes: limit, maxPayloadBytes: limit, maxNestingDepth: limits.maxNestingDepth)
+    guard let value = try? JSONValue(parsing: text, limits: documentLimits), case .object = value
+    else {
+      return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
+    }
+    if stored.document.contains(0x0A) || stored.document.contains(0x0D) {
+      return .success(Data(value.jsonText.utf8))
+    }
+    return .success(stored.document)
+  }
+
+  private struct Skipped: Encodable {
+    var id: Int64
+    var scene: String
+    var reason: String
+  }
+
+  private struct ExportJSON: Encodable {
+    var exported: Int
+    var output: String
+    var redacted: Bool
+    var skippedCount: Int
+    /// The first 100 snapshots left out.
+    var skipped: [Skipped]
+  }
+}

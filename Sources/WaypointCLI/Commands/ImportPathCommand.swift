@@ -1,0 +1,122 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// `waypoint import-path --scene ID [--stack NAME] FILE`: a SwiftUI `NavigationPath` into a new
+/// snapshot.
+enum ImportPathCommand: WaypointCommand {
+  static let sceneOption = "--scene"
+  static let stackOption = "--stack"
+  static let file = "FILE"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "import-path",
+      summary: "Save a NavigationPath.CodableRepresentation JSON array as a scene's stack.",
+      discussion: [
+        "The array is the one SwiftUI's JSONEncoder writes for path.codable: type name and element "
+          + "JSON, top of the stack first. Each element is kept byte for byte, whether or not any "
+          + "app still knows its type. The new snapshot is the scene's latest one with this stack "
+          + "replaced (other stacks, selections and sheet kept), or a snapshot holding only this "
+          + "stack when the scene has none. Creates the store if it does not exist."
+      ],
+      positionals: [
+        PositionalDeclaration(valueName: file, help: "The JSON file to read; - reads stdin.")
+      ],
+      options: [
+        .option(
+          sceneOption, value: "ID", help: "The scene to save the snapshot for.", required: true),
+        .option(stackOption, value: "NAME", help: "The stack to fill. Default: main."),
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let path = context.arguments.positional(file) ?? "-"
+    let scene = context.arguments.value(sceneOption) ?? ""
+    let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
+    let limits = StoreConfiguration().limits
+    let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
+    let records: [RouteRecord]
+    do {
+      records = try NavigationPathRepresentation.records(from: data, limits: limits)
+    } catch {
+      if case .malformedJSON = error { throw .data("\(InputFile.name(path)): not valid JSON") }
+      throw CLIError(error, in: InputFile.name(path))
+    }
+    let created = !FileManager.default.fileExists(atPath: context.storePath)
+    let store = try context.openStore(.create)
+    let base = try latestSnapshot(of: scene, in: store, context: context)
+    var snapshot = base?.snapshot ?? SceneSnapshot()
+    snapshot.stacks[stack] = records
+    snapshot.metadata.savedAt = SnapshotMetadata().savedAt
+    let result = try context.store { () throws(StoreError) in try store.save(snapshot, scene: scene)
+    }
+    if context.json {
+      try context.printJSON(
+        ImportPathJSON(
+          store: store.path, createdStore: created, scene: scene, stack: stack,
+          routes: records.count, snapshot: result.snapshotID, wrote: result.wrote,
+          basedOn: base?.id))
+      return .ok
+    }
+    let what =
+      "stack \(Formatting.printable(stack)) with \(Formatting.count(records.count, "route"))"
+    if result.wrote {
+      context.console.out(
+        "Saved snapshot \(result.snapshotID) of scene \(Formatting.printable(scene)): \(what)"
+          + (base.map { ", the rest from snapshot \($0.id)" } ?? "") + " in \(store.path)"
+          + (created ? ", a new store." : "."))
+    } else {
+      context.console.out(
+        "Scene \(Formatting.printable(scene)) already holds \(what) in its latest snapshot "
+          + "\(result.snapshotID); nothing written.")
+    }
+    return .ok
+  }
+
+  /// The scene's latest snapshot, when it has one this build reads; a note on stderr when it has
+  /// one that cannot be read (the new snapshot then holds only the imported stack).
+  private static func latestSnapshot(
+    of scene: String, in store: SnapshotStore, context: CommandContext
+  ) throws(CLIError) -> (id: Int64, snapshot: SceneSnapshot)? {
+    let history = try context.store { () throws(StoreError) in try store.history(scene: scene) }
+    guard let latest = history.first else { return nil }
+    do {
+      let loaded = try SceneLoader(store: store, context: context).load(scene: scene)
+      return (loaded.info.id, loaded.snapshot)
+    } catch {
+      context.note(
+        "the latest snapshot of scene \(Formatting.printable(scene)) (\(latest.id)) cannot be read "
+          + "(\(error.message)); the new snapshot holds only the imported stack")
+      return nil
+    }
+  }
+
+  private struct ImportPathJSON: Encodable {
+    var store: String
+    var createdStore: Bool
+    var scene: String
+    var stack: String
+    var routes: Int
+    /// The scene's latest snapshot afterwards.
+    var snapshot: Int64
+    var wrote: Bool
+    var basedOn: Int64?
+
+    private enum CodingKeys: String, CodingKey {
+      case store, createdStore, scene, stack, routes, snapshot, wrote, basedOn
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(store, forKey: .store)
+      try container.encode(createdStore, forKey: .createdStore)
+      try container.encode(scene, forKey: .scene)
+      try container.encode(stack, forKey: .stack)
+      try container.encode(routes, forKey: .routes)
+      try container.encode(snapshot, forKey: .snapshot)
+      try container.encode(wrote, forKey: .wrote)
+      try container.encode(basedOn, forKey: .basedOn)
+    }
+  }
+}

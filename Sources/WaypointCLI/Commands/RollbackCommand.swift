@@ -1,0 +1,62 @@
+import Foundation
+import WaypointSQLite
+
+/// `waypoint rollback SCENE --to SNAPSHOT_ID`: an earlier snapshot becomes the scene's latest again.
+enum RollbackCommand: WaypointCommand {
+  static let scene = "SCENE"
+  static let toOption = "--to"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "rollback",
+      summary: "Make an earlier snapshot of a scene its latest again, by saving a copy of it.",
+      discussion: [
+        "The snapshots in between stay in the history (within the store's retention of 5 per "
+          + "scene). The copy is stamped now and is not quarantined."
+      ],
+      positionals: [
+        PositionalDeclaration(
+          valueName: scene, help: "The scene's id, as 'waypoint scenes' lists it.")
+      ],
+      options: [
+        .option(
+          toOption, value: "SNAPSHOT_ID",
+          help: "The snapshot to roll back to, as 'waypoint history' lists it.", required: true)
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let id = context.arguments.positional(scene) ?? ""
+    let target = try SnapshotID.parse(context.arguments.value(toOption) ?? "", option: toOption)
+    let store = try context.openStore(.write)
+    let before = try context.store { () throws(StoreError) in try store.history(scene: id) }
+    guard let previous = before.first else {
+      throw context.noScene(id, in: store)
+    }
+    let latest = try context.store { () throws(StoreError) in
+      try store.rollback(scene: id, to: target)
+    }
+    let wrote = latest != previous.id
+    if context.json {
+      try context.printJSON(
+        RollbackJSON(scene: id, rolledBackTo: target, latestSnapshot: latest, wrote: wrote))
+    } else if wrote {
+      context.console.out(
+        "Rolled scene \(Formatting.printable(id)) back to snapshot \(target): "
+          + "saved as snapshot \(latest).")
+    } else {
+      context.console.out(
+        "Scene \(Formatting.printable(id)) already holds snapshot \(target) as its latest "
+          + "(snapshot \(latest)); nothing written.")
+    }
+    return .ok
+  }
+
+  private struct RollbackJSON: Encodable {
+    var scene: String
+    var rolledBackTo: Int64
+    /// The scene's latest snapshot afterwards: the copy, or the latest one when it was equal.
+    var latestSnapshot: Int64
+    var wrote: Bool
+  }
+}

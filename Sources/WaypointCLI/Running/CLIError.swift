@@ -1,0 +1,73 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a command failed: its exit status and one line for stderr naming the file and the cause.
+struct CLIError: Error, Hashable, Sendable {
+  var exitCode: ExitCode
+  /// One line: `<file>: <cause>`, or for usage errors what is wrong with the command line.
+  var message: String
+
+  /// A usage error found by a command in a value the parser accepted (`--keep x`).
+  static func usage(_ message: String) -> CLIError { CLIError(exitCode: .usage, message: message) }
+
+  /// Bad data in `file`, or bad data the store holds.
+  static func data(_ message: String) -> CLIError {
+    CLIError(exitCode: .dataError, message: message)
+  }
+
+  /// A store error, with the exit status its cause calls for.
+  init(_ error: StoreError) {
+    message = error.description
+    exitCode =
+      switch error {
+      case .cannotOpen: .noInput
+      case .notAWaypointStore, .newerSchema, .corrupt, .invalidSnapshot, .snapshotNotFound:
+        .dataError
+      case .busy: .busy
+      case .diskFull, .readOnly, .ioError: .ioError
+      case .sqlite(_, let sqlite):
+        switch sqlite.code {
+        case .busy, .locked: .busy
+        // The file passed for a Waypoint store but its tables are not what Waypoint wrote (a
+        // planted view in place of a table, a missing column): bad data, not a failing disk.
+        case .error, .constraint, .tooBig, .corrupt, .notADatabase: .dataError
+        default: .ioError
+        }
+      }
+    if case .sqlite(let path, let sqlite) = error {
+      // SQLite's own words, without the statement that failed, which means nothing to users.
+      message =
+        exitCode == .dataError
+        ? "\(path): not a usable Waypoint store: \(sqlite.message)"
+        : "\(path): \(sqlite.message) (SQLite error \(sqlite.code.rawValue))"
+    }
+  }
+
+  /// A snapshot or input that cannot be read, in `file` (a path, or a path and line: `f.jsonl:3`).
+  init(_ error: SnapshotFormatError, in file: String) {
+    self.init(exitCode: .dataError, message: "\(file): \(error)")
+  }
+
+  init(exitCode: ExitCode, message: String) {
+    self.exitCode = exitCode
+    self.message = message
+  }
+
+  /// The system's reason for a Foundation error (`Not a directory`), without Foundation's
+  /// wrapping.
+  static func reason(_ error: any Error) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey]
+    if let posix = (underlying as? POSIXError) ?? (error as? POSIXError) {
+      return String(cString: strerror(posix.code.rawValue))
+    }
+    if let nested = underlying as? any Error { return (nested as NSError).localizedDescription }
+    return (error as NSError).localizedDescription
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// One line of the JSON Lines that `waypoint export` writes and `waypoint import` reads:
+///
+/// ```
+/// {"id":2,"scene":"iphone-window","savedAt":"2026-11-29T12:00:00Z","quarantine":null,"document":{…}}
+/// ```
+///
+/// `document` is the snapshot document itself (a JSON object, see Docs/SnapshotFormat.md);
+/// `quarantine` is `null` or `{"detail":…,"kind":"unrestorable"|"crash-loop","since":…}`.
+enum SnapshotLine {
+  /// A line read back.
+  struct Parsed {
+    var scene: String
+    var snapshot: SceneSnapshot
+    var quarantine: Quarantine?
+  }
+
+  /// Why a line cannot be imported.
+  struct Problem: Error, Hashable {
+    var message: String
+  }
+
+  /// The line for one snapshot, ending with a newline. `document` must be one compact JSON object.
+  static func encode(
+    id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?, document: Data
+  ) -> Data {
+    var line = "{\"id\":\(id),\"scene\":\(JSONValue.string(scene).jsonText)"
+    line += ",\"savedAt\":\"\(Formatting.date(savedAt))\",\"quarantine\":"
+    if let quarantine {
+      line +=
+        JSONValue.object([
+          "kind": .string(quarantine.kind.rawValue), "detail": .string(quarantine.detail),
+          "since": .string(Formatting.date(quarantine.since)),
+        ]).jsonText
+    } else {
+      line += "null"
+    }
+    line += ",\"document\":"
+    var data = Data(line.utf8)
+    data.append(document)
+    data.append(contentsOf: Array("}\n".utf8))
+    return data
+  }
+
+  /// The longest line `import` reads: a document at the limit and room for the rest.
+  static func maxLineBytes(_ limits: SnapshotLimits) -> Int { limits.maxDocumentBytes + (64 << 10) }
+
+  /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
+  /// time is the document's.
+  static func parse(_ line: Data, limits: SnapshotLimits) throws(Problem) -> Parsed {
+    guard let text = String(data: line, encoding: .utf8) else {
+      throw Problem(message: "not UTF-8 text")
+    }
+    let lineLimits = SnapshotLimits(
+      maxDocumentBytes: maxLineBytes(limits), maxPayloadBytes: maxLineBytes(limits),
+      maxNestingDepth: limits.maxNestingDepth)
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: text, limits: lineLimits)
+    } catch {
+      if case .malformedJSON = error { throw Problem(message: "not valid JSON") }
+      throw Problem(message: error.description)
+    }
+    guard case .object(let members) = value else {
+      throw Problem(message: "a line must be a JSON object")
+    }
+    guard case .string(let scene)? = members["scene"], !scene.isEmpty else {
+      throw Problem(message: "\"scene\" must be a non-empty string")
+    }
+    guard let document = members["document"], case .object = document else {
+      throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")
+    }
+    let snapshot: SceneSnapshot
+    do {
+      snapshot = try SceneSnapshot(decoding: Data(document.jsonText.utf8), limits: limits)
+      try snapshot.validate()
+    } catch {
+      throw Problem(message: "document: \(error)")
+    }
+    return Parsed(
+      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))
+  }
+
+  private static func quarantine(_ value: JSONValue?) throws(Problem) -> Quarantine? {
+    guard let value, value != .null else { return nil }
+    guard case .object(let members) = value, case .string(let name)? = members["kind"],
+      let kind = Quarantine.Kind(rawValue: name)
+    else {
+      throw Problem(
+        message: "\"quarantine\" must be null or an object whose \"kind\" is "
+          + "\"unrestorable\" or \"crash-loop\"")
+    }
+    var detail = ""
+    if case .string(let text)? = members["detail"] { detail = text }
+    var since = Date()
+    if let given = members["since"], given != .null {
+      guard case .string(let text) = given, let date = Formatting.parseDate(text) else {
+        throw Problem(message: "\"quarantine.since\" must be an ISO 8601 date")
+      }
+      since = date
+    }
+    return Quarantine(kind, detail: detail, since: since)
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Waypoint
+
+extension Quarantine {
+  /// Creates a quarantine mark, for snapshots inserted with
+  /// ``SnapshotImporter/insert(_:scene:quarantine:)``. `since` is stored in whole seconds.
+  public init(_ kind: Kind, detail: String, since: Date) {
+    self.kind = kind
+    self.detail = detail
+    self.since = since
+  }
+}
+
+/// Inserts snapshots as they are, inside the one transaction of
+/// ``SnapshotStore/importSnapshots(_:)``. Valid only inside that call.
+public struct SnapshotImporter {
+  let database: Database
+  let path: String
+  let limits: SnapshotLimits
+
+  /// Inserts `snapshot` as a new snapshot of `scene`, with its own save time and, if given, its
+  /// quarantine mark. Unlike ``SnapshotStore/save(_:scene:)`` it never compares with the scene's
+  /// latest snapshot and never trims the scene's history: the store holds what was imported.
+  ///
+  /// - Returns: the new snapshot's id.
+  /// - Throws: ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
+  ///   ``SceneSnapshot/validate()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
+  ///   The whole import is then rolled back.
+  @discardableResult
+  public func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
+    throws(StoreError) -> Int64
+  {
+    do {
+      try snapshot.validate()
+    } catch {
+      throw .invalidSnapshot(error)
+    }
+    let document = snapshot.encoded()
+    guard document.count <= limits.maxDocumentBytes else {
+      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
+    }
+    do {
+      try database.run(
+        """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document,
+          quarantine, quarantine_detail, quarantined_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          .text(scene), .integer(Int64(snapshot.metadata.savedAt.timeIntervalSince1970)),
+          .integer(Int64(SceneSnapshot.currentFormatVersion)),
+          .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
+          .blob(document), .text(quarantine?.kind.rawValue), .text(quarantine?.detail),
+          quarantine.map { .integer(Int64($0.since.timeIntervalSince1970.rounded(.down))) }
+            ?? .null,
+        ])
+    } catch {
+      throw StoreError(error, path: path)
+    }
+    return database.lastInsertedRowID
+  }
+}
+
+extension SnapshotStore {
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE`) with an importer that inserts
+  /// snapshots as they are (see ``SnapshotImporter/insert(_:scene:quarantine:)``), for tools that
+  /// import snapshots exported from another store.
+  ///
+  /// Everything `body` inserted is committed when it returns `true`. When it returns `false`, or
+  /// throws, nothing is written. `body` runs while the store's lock is held, so it must not call the
+  /// store; the importer must not outlive it.
+  ///
+  /// - Returns: whether the import was committed.
+  /// - Throws: ``StoreError``: what an insert or `body` threw, or what committing threw (`busy`,
+  ///   `diskFull`, …). Nothing is written when it throws.
+  @discardableResult
+  public func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
+    throws(StoreError) -> Bool
+  {
+    var failure: StoreError?
+    var cancelled = false
+    let limits = configuration.limits
+    let path = path
+    do throws(StoreError) {
+      try write { db throws(SQLiteError) in
+        do throws(StoreError) {
+          cancelled = !(try body(SnapshotImporter(database: db, path: path, limits: limits)))
+        } catch {
+          failure = error
+        }
+        if failure != nil || cancelled {
+          // Rolls the transaction back; the error is dropped below.
+          throw SQLiteError(code: .ok, message: "import rolled back")
+        }
+      }
+    } catch {
+      if let failure { throw failure }
+      if cancelled { return false }
+      throw error
+    }
+    return true
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Waypoint
+
+extension SnapshotStore {
+  /// Calls `body` with every stored snapshot, oldest id first, one at a time, in one read
+  /// transaction, so that memory stays the same however many snapshots the store holds (tools that
+  /// export or count a whole store).
+  ///
+  /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory: `body`
+  /// gets it with an empty `document`, and its ``SnapshotInfo/byteCount`` gives its real size.
+  /// `body` returns `false` to stop early. It runs while the store's lock is held, so it must not
+  /// call the store.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read; the snapshots already passed to `body`
+  ///   stay passed.
+  public func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
+    let limit = Int64(configuration.limits.maxDocumentBytes)
+    var stopped = false
+    do throws(StoreError) {
+      try read { db throws(SQLiteError) in
+        try db.query(
+          """
+          SELECT \(Self.infoColumns()), CASE WHEN length(document) <= ? THEN document END
+          FROM snapshot ORDER BY id
+          """,
+          [.integer(limit)]
+        ) { row throws(SQLiteError) in
+          let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
+          guard body(stored) else {
+            stopped = true
+            // Leaves the statement's loop; the transaction ends and the error is dropped below.
+            throw SQLiteError(code: .ok, message: "stopped by the caller")
+          }
+        }
+      }
+    } catch {
+      if stopped { return }
+      throw error
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import WaypointSQLite
+
+@testable import WaypointCLI
+
+@Suite("waypoint check")
+struct CheckCommandTests {
+  let directory = TemporaryDirectory()
+
+  @Test("a healthy store: integrity, schema, application id, counts; exit 0")
+  func healthy() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    try store.save(try stackSnapshot([.settings]), scene: "a")
+    let result = run(["--db", path, "check"])
+    #expect(result.status == 0)
+    #expect(
+      result.out == """
+        store          \(path)
+        integrity      ok (quick_check)
+        schema         version 1 (this build supports 1)
+        application    0x57617970 ('Wayp', a Waypoint store)
+        snapshots      1 in 1 scene
+        quarantined    none
+        result         no problems
+        """)
+  }
+
+  @Test("quarantined snapshots are problems: exit 1, each listed")
+  func quarantined() throws {
+    let path = try exampleStore(directory)
+    let result = run(["--db", path, "check"])
+    #expect(result.status == 1)
+    #expect(result.out.contains("result         1 problem\n"))
+    #expect(
+      result.out.hasSuffix(
+        "  - snapshot 4 of scene broken is quarantined (unrestorable): stack main[0] Gone.Type: unknown tag"
+      ))
+  }
+
+  @Test("--full runs integrity_check and reads every document")
+  func full() throws {
+    let path = try exampleStore(directory)
+    #expect(
+      rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 1", blob: Data("{}".utf8)) == 0)
+    let result = run(["--db", path, "check", "--full"])
+    #expect(result.status == 1)
+    #expect(result.out.contains("integrity      ok (integrity_check)"))
+    #expect(result.out.contains("documents      1 unreadable"))
+    #expect(
+      result.out.contains("  - snapshot 1 of scene phone cannot be read: missing field format"))
+    let quick = run(["--db", path, "check"])
+    #expect(!quick.out.contains("documents"))
+  }
+
+  @Test("--json reports the same, with ok and the problems")
+  func json() throws {
+    let path = try exampleStore(directory)
+    let result = run(["--db", path, "check", "--json", "--full"])
+    #expect(result.status == 1)
+    let document = try result.json()
+    #expect(document["ok"] as? Bool == false)
+    #expect(document["integrityCheck"] as? String == "integrity_check")
+    #expect(document["integrity"] as? [String] == [])
+    #expect(document["schemaVersion"] as? Int == 1)
+    #expect(document["applicationId"] as? String == "0x57617970")
+    #expect(document["snapshots"] as? Int == 4)
+    #expect(document["scenes"] as? Int == 3)
+    #expect((document["quarantined"] as? [[String: Any]])?.first?["id"] as? Int == 4)
+    #expect(document["unreadableDocuments"] as? [Any] != nil)
+    #expect((document["problems"] as? [String])?.count == 1)
+  }
+
+  @Test("a store from a newer schema is checked, and its schema is a problem; others refuse it")
+  func newerSchema() throws {
+    let path = try exampleStore(directory)
+    #expect(rawSQL(path, "INSERT INTO waypoint_migration VALUES (2, 'future', 0)") == 0)
+    let result = run(["--db", path, "check"])
+    #expect(result.status == 1)
+    #expect(result.out.contains("schema         version 2 (this build supports 1)"))
+    #expect(result.out.contains("  - schema version 2 is newer than this build supports (1)"))
+    #expect(result.out.hasSuffix("  - 1 snapshot quarantined"))
+    let document = try run(["--db", path, "check", "--json"]).json()
+    #expect(document["quarantined"] is NSNull)
+    let scenes = run(["--db", path, "scenes"])
+    #expect(scenes.status == 65)
+    #expect(
+      scenes.err
+        == "waypoint scenes: \(path): store schema 2 is newer than this build supports (1); left unchanged"
+    )
+  }
+
+  @Test("damaged pages are findings of the check: exit 1 with SQLite's words")
+  func damagedPages() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(retention: 100))
+      for index in 0..<60 {
+        try store.save(
+          try stackSnapshot(Array(repeating: .product(id: index), count: 20)),
+          scene: "s\(index % 4)")
+      }
+    }
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    for offset in stride(from: bytes.count - 4 * 4096, to: bytes.count, by: 4096) {
+      bytes.replaceSubrange(offset..<offset + 64, with: Data(repeating: 0xA5, count: 64))
+    }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let result = run(["--db", path, "check"])
+    #expect(result.status == 1)
+    #expect(result.out.contains("integrity      "))
+    #expect(result.out.contains("  - integrity: "))
+    // The other commands refuse the file as corrupt.
+    #expect(run(["--db", path, "scenes"]).status == 65)
+  }
+}

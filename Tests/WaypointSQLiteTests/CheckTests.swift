@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+@Suite("Snapshot store: checking a file without opening it as a store")
+struct CheckTests {
+  let directory = TemporaryDirectory()
+
+  @Test("a healthy store checks clean, with its schema version, application id and counts")
+  func healthy() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path)
+      try store.save(try snapshot([.home]), scene: "A")
+      try store.save(try snapshot([.settings]), scene: "B")
+    }
+    for full in [false, true] {
+      let check = try SnapshotStore.check(path: path, full: full)
+      #expect(check.depth == (full ? .full : .quick))
+      #expect(check.integrityProblems.isEmpty)
+      #expect(check.schemaVersion == SnapshotStore.supportedSchemaVersion)
+      #expect(check.applicationID == 0x5761_7970)
+      #expect(check.snapshotCount == 2)
+      #expect(check.sceneCount == 2)
+      #expect(check.quarantinedCount == 0)
+    }
+  }
+
+  @Test("checking never writes to the file")
+  func readOnly() throws {
+    let path = directory.path()
+    try SnapshotStore(path: path).save(try snapshot([.home]), scene: "A")
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    _ = try SnapshotStore.check(path: path, full: true)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test("damaged pages are reported as findings, not thrown")
+  func damagedPages() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 100))
+      for index in 0..<60 {
+        try store.save(
+          try snapshot(Array(repeating: .item(id: index), count: 20)), scene: "scene-\(index % 4)")
+      }
+    }
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    // Damage the last pages (table data), leaving the header and schema readable.
+    for offset in stride(from: bytes.count - 4 * 4096, to: bytes.count, by: 4096) {
+      bytes.replaceSubrange(offset..<offset + 64, with: Data(repeating: 0xA5, count: 64))
+    }
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let check = try SnapshotStore.check(path: path, full: true)
+    #expect(!check.integrityProblems.isEmpty)
+  }
+
+  @Test("files that are not Waypoint stores throw, naming the file")
+  func notAStore() throws {
+    let text = directory.path("text.sqlite")
+    try Data(String(repeating: "not a database\n", count: 100).utf8).write(
+      to: URL(fileURLWithPath: text))
+    #expect {
+      try SnapshotStore.check(path: text)
+    } throws: { error in
+      guard case .corrupt(let path, _) = error as? StoreError else { return false }
+      return path == text
+    }
+    let foreign = directory.path("foreign.sqlite")
+    #expect(rawExecute(foreign, "CREATE TABLE notes (body TEXT)") == 0)
+    #expect(throws: StoreError.notAWaypointStore(path: foreign)) {
+      try SnapshotStore.check(path: foreign)
+    }
+    #expect(throws: StoreError.cannotOpen(path: directory.path("missing"), detail: "no such file"))
+    {
+      try SnapshotStore.check(path: directory.path("missing"))
+    }
+  }
+}
