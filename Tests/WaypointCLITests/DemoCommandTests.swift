@@ -36,9 +36,11 @@ struct DemoCommandTests {
     #expect(result.out.contains("outcome: partial"))
     #expect(result.out.contains("stack search: root → Search(query: \"red boots\")\n"))
     #expect(
-      result.out.contains("stack search[0] DemoApp.Search: needs the app: migration of DemoApp.Search"))
+      result.out.contains(
+        "stack search[0] DemoApp.Search: needs the app: migration of DemoApp.Search"))
     #expect(
-      result.out.contains("stack account[1] DemoApp.Route: dropped: case faq was removed in version 2"))
+      result.out.contains(
+        "stack account[1] DemoApp.Route: dropped: case faq was removed in version 2"))
     let manifest = try RouteManifest(
       decoding: Data(contentsOf: output.appendingPathComponent("routes.manifest.json")))
     #expect(manifest.route(named: "DemoApp.Route")?.tag == "DemoApp.Destination")
