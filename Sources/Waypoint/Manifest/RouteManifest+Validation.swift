@@ -58,10 +58,11 @@ extension RouteManifest {
       let fate: OfflineValidation.Fate
       if let reason = entry.reason {
         fate = .dropped(reason)
+      } else if walk.isRoot {
+        // The scene goes to the root whatever the app would say of this route.
+        fate = .dropped(.sceneReset)
       } else if let why = entry.undetermined {
         fate = .needsApp(why)
-      } else if walk.isRoot {
-        fate = .dropped(.sceneReset)
       } else {
         let now = current[entry.location]
         fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept

@@ -44,6 +44,8 @@ struct RestorePass<Kept> {
   private var result = Result()
   private var routeFailed = false
   private var keptCount = 0
+  /// Routes only the app can judge: they may restore, so the scene is not known to be the root.
+  private var undeterminedCount = 0
 
   init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Resolution<Kept>) {
     self.policy = policy
@@ -86,7 +88,7 @@ struct RestorePass<Kept> {
     let dropped = result.entries.compactMap { entry in
       entry.reason.map { DroppedItem(location: entry.location, tag: entry.tag, reason: $0) }
     }
-    if routeFailed && keptCount == 0 {
+    if routeFailed && keptCount == 0 && undeterminedCount == 0 {
       // Nothing came back: the root, exactly as with nothing saved.
       return root(dropped: dropped)
     }
@@ -121,6 +123,7 @@ struct RestorePass<Kept> {
         if policy == .cutAtFirstFailure { failedIndex = index }
       case .undetermined(let why):
         result.entries.append(Entry(location: location, tag: record.tag, undetermined: why))
+        undeterminedCount += 1
       }
     }
     return kept
@@ -137,6 +140,7 @@ struct RestorePass<Kept> {
       return nil
     case .undetermined(let why):
       result.entries.append(Entry(location: location, tag: record.tag, undetermined: why))
+      undeterminedCount += 1
       return nil
     }
   }

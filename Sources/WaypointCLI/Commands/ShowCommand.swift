@@ -15,7 +15,9 @@ enum ShowCommand: WaypointCommand {
         "Each stack lists its routes root to top, each with its tag (and its version when above "
           + "1) and its JSON as stored. A split view shows its sidebar and content selections, its "
           + "column visibility and its preferred compact column, and the detail stack in its "
-          + "column. The selected tab's stack is marked when the tab's value names it."
+          + "column. The selected tab's stack is marked when the tab's value names it.",
+        "With --manifest, each route is marked as a restore under that manifest would treat it: "
+          + "kept, migrated (to what), dropped (and why), or needing the app.",
       ],
       positionals: [
         PositionalDeclaration(
@@ -24,7 +26,9 @@ enum ShowCommand: WaypointCommand {
       options: [
         .option(
           snapshotOption, value: "ID",
-          help: "Show this snapshot of the scene instead of its latest one.")
+          help: "Show this snapshot of the scene instead of its latest one."),
+        ManifestInput.manifestDeclaration(required: false),
+        ManifestInput.policyDeclaration,
       ])
   }
 
@@ -33,26 +37,58 @@ enum ShowCommand: WaypointCommand {
     let requested = try context.arguments.value(snapshotOption).map {
       (text) throws(CLIError) in try SnapshotID.parse(text, option: snapshotOption)
     }
+    let manifest = try ManifestInput.manifest(context)
+    let policy = try ManifestInput.policy(context)
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(
       scene: id, snapshot: requested)
+    let validation = manifest?.validate(
+      loaded.snapshot, policy: policy, limits: store.configuration.limits)
+    var fates: [RouteLocation: OfflineValidation.Fate] = [:]
+    for entry in validation?.entries ?? [] { fates[entry.location] = entry.fate }
     if context.json {
-      try context.printJSON(ShowJSON(loaded))
+      try context.printJSON(
+        ShowJSON(loaded: loaded, fates: validation.map { _ in fates }, report: validation?.report))
       return .ok
     }
-    let tree = SceneTree(style: context.style).tree(
-      loaded.snapshot, info: loaded.info, isLatest: loaded.isLatest)
+    var sceneTree = SceneTree(style: context.style)
+    if validation != nil {
+      sceneTree.annotate = { location, _ in fates[location].map { "[\($0.note)]" } }
+    }
+    let tree = sceneTree.tree(loaded.snapshot, info: loaded.info, isLatest: loaded.isLatest)
     for line in tree.render() { context.console.out(line) }
+    if let validation {
+      context.console.out(
+        "A restore under the manifest (policy: \(ManifestInput.name(of: policy))): "
+          + validation.report.outcome.rawValue)
+      for entry in validation.entries where entry.tag == nil {
+        if case .dropped(let reason) = entry.fate {
+          context.console.out("  \(entry.location): \(reason)")
+        }
+      }
+    }
     return .ok
   }
 
   private struct ShowJSON: Encodable {
     var loaded: SceneLoader.Loaded
-
-    init(_ loaded: SceneLoader.Loaded) { self.loaded = loaded }
+    /// Each route's fate under `--manifest`, when given.
+    var fates: [RouteLocation: OfflineValidation.Fate]?
+    var report: RestoreReport?
 
     private enum CodingKeys: String, CodingKey {
-      case scene, snapshot, isLatest, stacks, selectedTab, split, sheet
+      case scene, snapshot, isLatest, stacks, selectedTab, split, sheet, manifest
+    }
+
+    private struct FateJSON: Encodable {
+      var location: String
+      var fate: String
+      var note: String
+    }
+
+    private struct ManifestJSON: Encodable {
+      var outcome: String
+      var routes: [FateJSON]
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -68,6 +104,14 @@ enum ShowCommand: WaypointCommand {
       try container.encode(snapshot.selectedTab.map(RouteJSON.init), forKey: .selectedTab)
       try container.encode(snapshot.split.map(SplitJSON.init), forKey: .split)
       try container.encode(snapshot.sheet.map(RouteJSON.init), forKey: .sheet)
+      if let fates, let report {
+        let routes = snapshot.routes.map { location, _ in
+          let fate = fates[location] ?? .kept
+          return FateJSON(location: location.description, fate: fate.word, note: fate.note)
+        }
+        try container.encode(
+          ManifestJSON(outcome: report.outcome.rawValue, routes: routes), forKey: .manifest)
+      }
     }
   }
 

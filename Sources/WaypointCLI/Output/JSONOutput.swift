@@ -15,6 +15,15 @@ enum JSONOutput {
     return encoder
   }
 
+  /// `value` as compact JSON on one line, for output that streams a document piece by piece.
+  static func line(_ value: some Encodable) -> String {
+    (try? encoder(pretty: false).encode(value)).map { String(decoding: $0, as: UTF8.self) }
+      ?? "null"
+  }
+
+  /// A JSON string literal.
+  static func string(_ text: String) -> String { line(text) }
+
   /// Writes `value` as the command's one JSON document.
   static func write(_ value: some Encodable, to console: Console) throws(CLIError) {
     do {

@@ -1,7 +1,7 @@
 /// Every command of the tool, in the order help lists them, and the tool's declaration built from
 /// their tables.
 enum CommandTable {
-  /// The commands. `validate` and `repair`, which read a route manifest, belong after `check`.
+  /// The commands.
   static var all: [any WaypointCommand.Type] {
     [
       DemoCommand.self,
@@ -9,6 +9,8 @@ enum CommandTable {
       ShowCommand.self,
       HistoryCommand.self,
       CheckCommand.self,
+      ValidateCommand.self,
+      RepairCommand.self,
       RollbackCommand.self,
       DiscardCommand.self,
       PruneCommand.self,
@@ -30,8 +32,8 @@ enum CommandTable {
     ToolDeclaration(
       name: "waypoint",
       summary:
-        "Inspect, roll back, prune, export and import the navigation snapshots that Waypoint saves "
-        + "in a SQLite store. Read commands never write to the store.",
+        "Inspect, validate, repair, roll back, prune, export and import the navigation snapshots "
+        + "that Waypoint saves in a SQLite store. Read commands never write to the store.",
       globalOptions: GlobalOption.declarations,
       commands: all.map { $0.declaration })
   }

@@ -39,3 +39,38 @@ extension SnapshotStore {
     }
   }
 }
+
+extension SnapshotStore {
+  /// Calls `body` with the latest snapshot of every scene, by scene id, one at a time, in one read
+  /// transaction, with constant memory (tools that validate or repair a whole store). Documents over
+  /// the size limit come without their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false`
+  /// to stop early and must not call the store.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  public func forEachLatestSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
+    let limit = Int64(configuration.limits.maxDocumentBytes)
+    var stopped = false
+    do throws(StoreError) {
+      try read { db throws(SQLiteError) in
+        try db.query(
+          """
+          SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ? THEN s.document END
+          FROM snapshot s
+          WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id)
+          ORDER BY s.scene_id
+          """,
+          [.integer(limit)]
+        ) { row throws(SQLiteError) in
+          let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
+          guard body(stored) else {
+            stopped = true
+            throw SQLiteError(code: .ok, message: "stopped by the caller")
+          }
+        }
+      }
+    } catch {
+      if stopped { return }
+      throw error
+    }
+  }
+}

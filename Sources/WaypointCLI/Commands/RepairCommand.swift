@@ -1,0 +1,199 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// `waypoint repair --manifest FILE [--policy POLICY] [--dry-run]`: every scene's latest snapshot,
+/// migrated and cleaned as a restore would, saved as a new version.
+enum RepairCommand: WaypointCommand {
+  static let dryRunFlag = "--dry-run"
+
+  static var declaration: CommandDeclaration {
+    CommandDeclaration(
+      name: "repair",
+      summary:
+        "Migrate every scene's latest snapshot with a route manifest and drop what cannot be "
+        + "kept, saving each repaired snapshot as a new version.",
+      discussion: [
+        "The old snapshot stays in the history. Before writing, the store is copied whole to "
+          + "<store>.backup-<time> (VACUUM INTO) and the copy is named. Routes that need the app "
+          + "(a custom migration step, a shape the manifest cannot describe) are kept as they are. "
+          + "Snapshots from a newer version of the app, and unreadable ones, are left alone."
+      ],
+      options: [
+        ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration,
+        .flag(
+          dryRunFlag, help: "Say what would be repaired, and write nothing (no backup either)."),
+      ])
+  }
+
+  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    guard let manifest = try ManifestInput.manifest(context) else {
+      throw .usage("\(ManifestInput.manifestOption) is required")
+    }
+    let policy = try ManifestInput.policy(context)
+    let dryRun = context.arguments.isSet(dryRunFlag)
+    let store = try context.openStore(dryRun ? .read : .write)
+    let limits = store.configuration.limits
+
+    // First pass, streaming: which latest snapshots need a repair (ids only, so memory stays small).
+    var plan: [Entry] = []
+    try context.store { () throws(StoreError) in
+      try store.forEachLatestSnapshot { stored in
+        plan.append(Entry(stored, manifest: manifest, policy: policy, limits: limits))
+        return true
+      }
+    }
+    var backup: String?
+    if !dryRun && plan.contains(where: { $0.action == .repair }) {
+      let path = store.backupPath()
+      try context.store { () throws(StoreError) in try store.backup(to: path) }
+      backup = path
+      if !context.json {
+        context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
+      }
+    }
+    // Second pass: each repair in its own save, from the document as stored now.
+    for index in plan.indices where plan[index].action == .repair && !dryRun {
+      let entry = plan[index]
+      guard
+        let stored = try context.store({ () throws(StoreError) in
+          try store.snapshot(id: entry.snapshot)
+        }),
+        let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits)
+      else { continue }
+      let validation = manifest.validate(snapshot, policy: policy, limits: limits)
+      guard var repaired = Self.repaired(snapshot, validation) else { continue }
+      repaired.metadata.savedAt = Date()
+      let result = try context.store { () throws(StoreError) in
+        try store.save(repaired, scene: entry.scene)
+      }
+      plan[index].repairedAs = result.snapshotID
+    }
+    if context.json {
+      try context.printJSON(
+        RepairJSON(
+          store: store.path, policy: ManifestInput.name(of: policy), dryRun: dryRun, backup: backup,
+          scenes: plan))
+    } else {
+      for entry in plan { context.console.out(entry.line(dryRun: dryRun)) }
+      let count = plan.filter { $0.action == .repair }.count
+      context.console.out(
+        dryRun
+          ? "\(count) snapshot\(count == 1 ? "" : "s") would be repaired; nothing written."
+          : "\(count) snapshot\(count == 1 ? "" : "s") repaired.")
+    }
+    return .ok
+  }
+
+  /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
+  /// routes and unknown split-view names gone, routes that need the app kept as they are. `nil` when
+  /// nothing would change.
+  static func repaired(_ snapshot: SceneSnapshot, _ validation: OfflineValidation) -> SceneSnapshot?
+  {
+    var fates: [RouteLocation: OfflineValidation.Fate] = [:]
+    for entry in validation.entries { fates[entry.location] = entry.fate }
+    let changes = fates.values.contains { fate in
+      switch fate {
+      case .kept, .needsApp: false
+      case .migrated, .dropped: true
+      }
+    }
+    guard changes else { return nil }
+    func keep(_ record: RouteRecord?, at location: RouteLocation) -> RouteRecord? {
+      guard let record else { return nil }
+      switch fates[location] {
+      case .migrated(let current)?: return current
+      case .dropped?: return nil
+      case .kept?, .needsApp?, nil: return record
+      }
+    }
+    var repaired = snapshot
+    for (name, records) in snapshot.stacks {
+      repaired.stacks[name] = records.enumerated().compactMap { index, record in
+        keep(record, at: .stack(name, index: index))
+      }
+    }
+    repaired.selectedTab = keep(snapshot.selectedTab, at: .selectedTab)
+    repaired.sheet = keep(snapshot.sheet, at: .sheet)
+    if var split = snapshot.split {
+      split.sidebarSelection = keep(split.sidebarSelection, at: .sidebarSelection)
+      split.contentSelection = keep(split.contentSelection, at: .contentSelection)
+      if case .dropped? = fates[.columnVisibility] { split.columnVisibility = .automatic }
+      if case .dropped? = fates[.preferredCompactColumn] { split.preferredCompactColumn = nil }
+      repaired.split = split
+    }
+    return repaired
+  }
+
+  /// What repair does with one scene's latest snapshot.
+  struct Entry: Encodable {
+    enum Action: String, Encodable {
+      case repair, unchanged, newerVersion, unreadable
+    }
+
+    var scene: String
+    var snapshot: Int64
+    var action: Action
+    var migrated = 0
+    var dropped = 0
+    var needsApp = 0
+    var repairedAs: Int64?
+
+    init(
+      _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
+      limits: SnapshotLimits
+    ) {
+      scene = stored.info.scene
+      snapshot = stored.info.id
+      guard !stored.document.isEmpty || stored.info.byteCount == 0,
+        let decoded = try? SceneSnapshot(decoding: stored.document, limits: limits)
+      else {
+        action = .unreadable
+        return
+      }
+      let validation = manifest.validate(decoded, policy: policy, limits: limits)
+      let newer = validation.report.dropped.contains { item in
+        switch item.reason {
+        case .newerRouteSchema, .newerRouteVersion: true
+        default: false
+        }
+      }
+      guard !newer else {
+        action = .newerVersion
+        return
+      }
+      for entry in validation.entries {
+        switch entry.fate {
+        case .kept: break
+        case .migrated: migrated += 1
+        case .dropped: dropped += 1
+        case .needsApp: needsApp += 1
+        }
+      }
+      action = RepairCommand.repaired(decoded, validation) == nil ? .unchanged : .repair
+    }
+
+    func line(dryRun: Bool) -> String {
+      let head = "scene \(Formatting.printable(scene)), snapshot \(snapshot): "
+      let counts = "\(migrated) migrated, \(dropped) dropped, \(needsApp) need the app"
+      switch action {
+      case .repair:
+        if let repairedAs { return head + "repaired as snapshot \(repairedAs) (\(counts))" }
+        return head + (dryRun ? "would be repaired" : "not repaired (changed meanwhile)")
+          + " (\(counts))"
+      case .unchanged:
+        return head + "nothing to repair" + (needsApp > 0 ? " (\(needsApp) need the app)" : "")
+      case .newerVersion: return head + "left alone: written by a newer version of the app"
+      case .unreadable: return head + "left alone: unreadable"
+      }
+    }
+  }
+
+  private struct RepairJSON: Encodable {
+    var store: String
+    var policy: String
+    var dryRun: Bool
+    var backup: String?
+    var scenes: [Entry]
+  }
+}

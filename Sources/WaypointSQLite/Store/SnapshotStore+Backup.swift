@@ -1,0 +1,33 @@
+import Foundation
+
+extension SnapshotStore {
+  /// Writes a consistent copy of the whole store to a new file at `path` (`VACUUM INTO`), for
+  /// example before a tool rewrites snapshots. Works on a store opened read-only too. The copy is a
+  /// complete, compacted store file that ``SnapshotStore`` opens like the original.
+  ///
+  /// - Throws: ``StoreError``: ``StoreError/cannotOpen(path:detail:)`` when a file already stands at
+  ///   `path` (it is never overwritten), otherwise the error SQLite reports for the copy (disk full,
+  ///   read-only folder, …).
+  public func backup(to path: String) throws(StoreError) {
+    guard !FileManager.default.fileExists(atPath: path) else {
+      throw .cannotOpen(path: path, detail: "a file already stands where the backup should go")
+    }
+    try withDatabase { db throws(SQLiteError) in
+      try db.run("VACUUM INTO ?", [.text(path)])
+    }
+  }
+
+  /// A path for a backup next to the store: `<path>.backup-<UTC time>`, with a counter when taken.
+  public func backupPath(now: Date = Date()) -> String {
+    let stamp = ISO8601DateFormatter.string(
+      from: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
+      formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+    var candidate = "\(path).backup-\(stamp)"
+    var counter = 1
+    while FileManager.default.fileExists(atPath: candidate) {
+      counter += 1
+      candidate = "\(path).backup-\(stamp)-\(counter)"
+    }
+    return candidate
+  }
+}

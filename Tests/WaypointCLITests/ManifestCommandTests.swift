@@ -1,0 +1,223 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointSQLite
+
+@testable import WaypointCLI
+
+/// `validate`, `repair` and `show --manifest`, on the store and manifest the demo leaves behind.
+@Suite("waypoint validate, repair and show --manifest")
+struct ManifestCommandTests {
+  let directory = TemporaryDirectory()
+
+  /// The demo's store and manifest: scene `iphone-window` restores partly (a removed case, an
+  /// unmapped id, a deleted sheet type, a custom step), `ipad-window` only held a deleted type.
+  func demo() -> (store: String, manifest: String) {
+    let output = directory.url.appendingPathComponent("demo")
+    _ = run(["demo", "--output", output.path])
+    return (
+      output.appendingPathComponent("waypoint.sqlite").path,
+      output.appendingPathComponent("routes.manifest.json").path
+    )
+  }
+
+  @Test("validate reports each scene's drops and the routes that need the app, and exits 1")
+  func validate() throws {
+    let (store, manifest) = demo()
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let result = run(["--db", store, "validate", "--manifest", manifest])
+    #expect(result.status == 1)
+    let lines = result.out.split(separator: "\n").map(String.init)
+    #expect(lines.contains("scene ipad-window, snapshot 3: root, 0 kept, 0 migrated, 1 dropped"))
+    #expect(
+      lines.contains(
+        "scene iphone-window, snapshot 2: partial, 2 kept, 5 migrated, 4 dropped, 1 need the app"))
+    #expect(
+      lines.contains("  dropped stack account[1] DemoApp.Route: case faq was removed in version 2"))
+    #expect(
+      lines.contains {
+        $0.hasPrefix("  needs the app: stack search[0] DemoApp.Search: migration of DemoApp.Search")
+      })
+    #expect(
+      lines.last
+        == "2 scenes: 0 restore whole, 1 partly, 1 to the root, 0 unreadable; 5 routes dropped, 1 need the app."
+    )
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+
+  @Test("validate --json prints one document with every scene and a summary")
+  func validateJSON() throws {
+    let (store, manifest) = demo()
+    let result = run([
+      "--db", store, "--json", "validate", "--manifest", manifest, "--policy", "drop",
+    ])
+    #expect(result.status == 1)
+    let document = try result.json()
+    #expect(document["policy"] as? String == "drop")
+    let scenes = try #require(document["scenes"] as? [[String: Any]])
+    #expect(scenes.map { $0["scene"] as? String } == ["ipad-window", "iphone-window"])
+    let summary = try #require(document["summary"] as? [String: Any])
+    // Under "drop", the settings screen above the removed faq case stays.
+    #expect(summary["dropped"] as? Int == 4)
+    #expect(summary["needsApp"] as? Int == 1)
+  }
+
+  @Test(
+    "the policy decides what goes with a failed route",
+    arguments: [("cut", 5), ("drop", 4), ("reset", 13)])
+  func policies(policy: String, dropped: Int) throws {
+    let (store, manifest) = demo()
+    let result = run([
+      "--db", store, "--json", "validate", "--manifest", manifest, "--policy", policy,
+    ])
+    let summary = try #require(try result.json()["summary"] as? [String: Any])
+    #expect(summary["dropped"] as? Int == dropped, "\(summary)")
+  }
+
+  @Test("bad manifests and options are refused with the documented exit codes")
+  func badInput() throws {
+    let (store, _) = demo()
+    #expect(run(["--db", store, "validate"]).status == 64)
+    #expect(
+      run(["--db", store, "validate", "--manifest", directory.path("missing.json")]).status == 66)
+    let junk = directory.path("junk.json")
+    try Data("{\"manifest\":1".utf8).write(to: URL(fileURLWithPath: junk))
+    let malformed = run(["--db", store, "validate", "--manifest", junk])
+    #expect(malformed.status == 65)
+    #expect(malformed.err.contains("\(junk): malformed manifest"))
+    let newer = directory.path("newer.json")
+    try Data(#"{"manifest":7,"schemaVersion":1,"routes":[]}"#.utf8).write(
+      to: URL(fileURLWithPath: newer))
+    #expect(run(["--db", store, "validate", "--manifest", newer]).status == 65)
+    let (_, manifest) = demo()
+    let policy = run(["--db", store, "validate", "--manifest", manifest, "--policy", "sometimes"])
+    #expect(policy.status == 64)
+    #expect(policy.err.contains("--policy takes cut, drop or reset"))
+  }
+
+  @Test("repair --dry-run says what it would do and writes nothing, not even a backup")
+  func dryRun() throws {
+    let (store, manifest) = demo()
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let result = run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
+    #expect(result.status == 0)
+    #expect(
+      result.out.contains(
+        "scene iphone-window, snapshot 2: would be repaired (5 migrated, 4 dropped, 1 need the app)"
+      ))
+    #expect(result.out.hasSuffix("2 snapshots would be repaired; nothing written."))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: URL(fileURLWithPath: store).deletingLastPathComponent().path)
+    #expect(!files.contains { $0.contains(".backup-") })
+  }
+
+  @Test(
+    "repair backs the store up, saves repaired versions, keeps the old ones, and then validates clean"
+  )
+  func repair() throws {
+    let (store, manifest) = demo()
+    let result = run(["--db", store, "repair", "--manifest", manifest])
+    #expect(result.status == 0)
+    let backupLine = try #require(
+      result.out.split(separator: "\n").first {
+        $0.hasPrefix("Backup of the store before repairing: ")
+      })
+    let backup = String(backupLine.dropFirst("Backup of the store before repairing: ".count))
+    let copy = try SnapshotStore(path: backup, access: .readOnly)
+    #expect(try copy.history(scene: "iphone-window").map(\.id) == [2, 1])
+    #expect(
+      result.out.contains(
+        "scene iphone-window, snapshot 2: repaired as snapshot 5 (5 migrated, 4 dropped, 1 need the app)"
+      ))
+
+    let repaired = try SnapshotStore(path: store, access: .readOnly)
+    #expect(try repaired.history(scene: "iphone-window").map(\.id) == [5, 2, 1])
+    let document = try #require(try repaired.snapshot(id: 5)).document
+    let snapshot = try SceneSnapshot(decoding: document)
+    #expect(
+      snapshot.stacks["account"]?.map(\.json) == [#"{"profile":{"accountId":12,"tab":"overview"}}"#]
+    )
+    #expect(snapshot.stacks["account"]?.first?.version == 3)
+    #expect(snapshot.stacks["search"]?.first?.tag == "DemoApp.Search")  // needs the app: kept as stored
+    #expect(snapshot.sheet == nil)
+
+    // The app's own restore agrees with what repair wrote.
+    let restorer = Restorer(registry: try DemoApp.V3.registry())
+    let restored = repaired.restore(scene: "iphone-window", with: restorer)
+    #expect(restored.snapshotID == 5)
+    #expect(restored.report.outcome == .restored)
+
+    #expect(run(["--db", store, "validate", "--manifest", manifest]).status == 0)
+    let again = run(["--db", store, "repair", "--manifest", manifest])
+    #expect(
+      again.out.contains("scene iphone-window, snapshot 5: nothing to repair (1 need the app)"))
+    #expect(!again.out.contains("Backup"))
+  }
+
+  @Test("repair leaves a snapshot from a newer version of the app alone")
+  func newerVersionLeftAlone() throws {
+    let (store, manifest) = demo()
+    let future = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 9),
+      stacks: ["main": [RouteRecord(tag: "DemoApp.Route", json: "{}")]])
+    _ = try SnapshotStore(path: store).save(future, scene: "from-the-future")
+    let result = run(["--db", store, "repair", "--manifest", manifest])
+    #expect(
+      result.out.contains(
+        "scene from-the-future, snapshot 4: left alone: written by a newer version of the app"))
+    #expect(
+      try SnapshotStore(path: store, access: .readOnly).history(scene: "from-the-future").count == 1
+    )
+  }
+
+  @Test("show --manifest marks each route kept, migrated, dropped or needing the app")
+  func show() throws {
+    let (store, manifest) = demo()
+    let result = run(["--db", store, "show", "iphone-window", "--manifest", manifest])
+    #expect(result.status == 0)
+    #expect(
+      result.out.contains(
+        #"[0] DemoApp.Route {"order":{"id":42}}  [migrated to DemoApp.Destination@v3 {"purchase":{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F"}}]"#
+      ))
+    #expect(
+      result.out.contains(
+        #"[1] DemoApp.Route {"faq":{}}  [dropped: case faq was removed in version 2]"#))
+    #expect(result.out.contains("[needs the app: migration of DemoApp.Search"))
+    #expect(result.out.contains("sidebar selection: DemoApp.Tab \"shop\"  [kept]"))
+    #expect(result.out.hasSuffix("A restore under the manifest (policy: cut): partial"))
+
+    let json = try run(["--db", store, "--json", "show", "iphone-window", "--manifest", manifest])
+      .json()
+    let section = try #require(json["manifest"] as? [String: Any])
+    #expect(section["outcome"] as? String == "partial")
+    let routes = try #require(section["routes"] as? [[String: Any]])
+    #expect(
+      routes.first { $0["location"] as? String == "stack account[1]" }?["fate"] as? String
+        == "dropped")
+    #expect(routes.first { $0["location"] as? String == "sheet" }?["fate"] as? String == "dropped")
+    #expect(try run(["--db", store, "--json", "show", "iphone-window"]).json()["manifest"] == nil)
+  }
+
+  @Test("validate streams over a store with many scenes")
+  func manyScenes() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    let registry = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
+    for index in 0..<1500 {
+      try store.save(
+        SceneSnapshot(stacks: [
+          "main": [try registry.record(for: DemoApp.V1.Route.product(id: index))]
+        ]),
+        scene: "scene-\(index)")
+    }
+    let manifestPath = directory.path("routes.json")
+    try RouteManifest(registry: try DemoApp.V3.registry()).encoded().write(
+      to: URL(fileURLWithPath: manifestPath))
+    let result = run(["--db", path, "--json", "validate", "--manifest", manifestPath])
+    #expect(result.status == 0)
+    let summary = try #require(try result.json()["summary"] as? [String: Any])
+    #expect(summary["scenes"] as? Int == 1500)
+    #expect(summary["restored"] as? Int == 1500)
+  }
+}
