@@ -139,7 +139,8 @@ struct ManifestCommandTests {
       snapshot.stacks["account"]?.map(\.json) == [#"{"profile":{"accountId":12,"tab":"overview"}}"#]
     )
     #expect(snapshot.stacks["account"]?.first?.version == 3)
-    #expect(snapshot.stacks["search"]?.first?.tag == "DemoApp.Search")  // needs the app: kept as stored
+    // A route that needs the app is kept as stored.
+    #expect(snapshot.stacks["search"]?.first?.tag == "DemoApp.Search")
     #expect(snapshot.sheet == nil)
 
     // The app's own restore agrees with what repair wrote.
