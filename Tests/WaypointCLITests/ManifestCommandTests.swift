@@ -221,4 +221,31 @@ struct ManifestCommandTests {
     #expect(summary["scenes"] as? Int == 1500)
     #expect(summary["restored"] as? Int == 1500)
   }
+
+  @Test("repair goes through a store larger than one batch and repairs every scene once")
+  func repairInBatches() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    let registry = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
+    let count = RepairCommand.batchSize + 44
+    for index in 0..<count {
+      try store.save(
+        SceneSnapshot(stacks: ["main": [try registry.record(for: DemoApp.V1.Route.order(id: 42))]]),
+        scene: "scene-\(index)")
+    }
+    let manifestPath = directory.path("routes.json")
+    try RouteManifest(registry: try DemoApp.V3.registry()).encoded().write(
+      to: URL(fileURLWithPath: manifestPath))
+    let result = run(["--db", path, "--json", "repair", "--manifest", manifestPath])
+    #expect(result.status == 0)
+    let document = try result.json()
+    let scenes = try #require(document["scenes"] as? [[String: Any]])
+    #expect(scenes.count == count)
+    #expect(Set(scenes.compactMap { $0["scene"] as? String }).count == count)
+    #expect(scenes.allSatisfy { $0["action"] as? String == "repair" && $0["repairedAs"] is Int })
+    #expect((document["backup"] as? String)?.hasPrefix(path + ".backup-") == true)
+    #expect(run(["--db", path, "validate", "--manifest", manifestPath]).status == 0)
+    #expect(
+      try SnapshotStore(path: path, access: .readOnly).statistics().snapshotCount == 2 * count)
+  }
 }

@@ -34,55 +34,96 @@ enum RepairCommand: WaypointCommand {
     let dryRun = context.arguments.isSet(dryRunFlag)
     let store = try context.openStore(dryRun ? .read : .write)
     let limits = store.configuration.limits
+    let judge = { (stored: StoredSnapshot) in
+      Entry(stored, manifest: manifest, policy: policy, limits: limits)
+    }
 
-    // First pass, streaming: which latest snapshots need a repair (ids only, so memory stays small).
-    var plan: [Entry] = []
+    // First, only whether anything needs a repair: the backup is taken before the first write.
+    var needsRepair = false
     try context.store { () throws(StoreError) in
       try store.forEachLatestSnapshot { stored in
-        plan.append(Entry(stored, manifest: manifest, policy: policy, limits: limits))
-        return true
+        needsRepair = judge(stored).action == .repair
+        return !needsRepair
       }
     }
     var backup: String?
-    if !dryRun && plan.contains(where: { $0.action == .repair }) {
+    if !dryRun && needsRepair {
       let path = store.backupPath()
       try context.store { () throws(StoreError) in try store.backup(to: path) }
       backup = path
-      if !context.json {
-        context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
-      }
-    }
-    // Second pass: each repair in its own save, from the document as stored now.
-    for index in plan.indices where plan[index].action == .repair && !dryRun {
-      let entry = plan[index]
-      guard
-        let stored = try context.store({ () throws(StoreError) in
-          try store.snapshot(id: entry.snapshot)
-        }),
-        let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits)
-      else { continue }
-      let validation = manifest.validate(snapshot, policy: policy, limits: limits)
-      guard var repaired = Self.repaired(snapshot, validation) else { continue }
-      repaired.metadata.savedAt = Date()
-      let result = try context.store { () throws(StoreError) in
-        try store.save(repaired, scene: entry.scene)
-      }
-      plan[index].repairedAs = result.snapshotID
     }
     if context.json {
-      try context.printJSON(
-        RepairJSON(
-          store: store.path, policy: ManifestInput.name(of: policy), dryRun: dryRun, backup: backup,
-          scenes: plan))
+      context.console.out(
+        "{\"store\":\(JSONOutput.string(store.path)),\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),"
+          + "\"dryRun\":\(dryRun),\"backup\":\(backup.map(JSONOutput.string) ?? "null"),\"scenes\":["
+      )
+    } else if let backup {
+      context.console.out("Backup of the store before repairing: \(Formatting.printable(backup))")
+    }
+
+    // Then the scenes in batches, with constant memory: a batch is read, then its repairs are saved.
+    let progress = Progress(console: context.console, label: "repairing \(store.path)")
+    defer { progress.finish() }
+    var cursor: String?
+    var seen = 0
+    var repairedCount = 0
+    while true {
+      var batch: [Entry] = []
+      try context.store { () throws(StoreError) in
+        try store.forEachLatestSnapshot(after: cursor, limit: Self.batchSize) { stored in
+          batch.append(judge(stored))
+          return true
+        }
+      }
+      guard let last = batch.last else { break }
+      cursor = last.scene
+      for var entry in batch {
+        if entry.action == .repair && !dryRun {
+          entry.repairedAs = try Self.repair(
+            entry, store: store, manifest: manifest, policy: policy, context: context)
+        }
+        if entry.action == .repair { repairedCount += 1 }
+        seen += 1
+        progress.update(seen)
+        if context.json {
+          context.console.out((seen > 1 ? "," : "") + JSONOutput.line(entry))
+        } else {
+          context.console.out(entry.line(dryRun: dryRun))
+        }
+      }
+    }
+    if context.json {
+      context.console.out("]}")
     } else {
-      for entry in plan { context.console.out(entry.line(dryRun: dryRun)) }
-      let count = plan.filter { $0.action == .repair }.count
       context.console.out(
         dryRun
-          ? "\(count) snapshot\(count == 1 ? "" : "s") would be repaired; nothing written."
-          : "\(count) snapshot\(count == 1 ? "" : "s") repaired.")
+          ? "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") would be repaired; nothing written."
+          : "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") repaired.")
     }
     return .ok
+  }
+
+  /// Scenes read per batch.
+  static let batchSize = 256
+
+  /// Saves the repaired form of the entry's snapshot, read again now; returns its id, or `nil` when
+  /// the snapshot no longer needs a repair.
+  private static func repair(
+    _ entry: Entry, store: SnapshotStore, manifest: RouteManifest, policy: RestorePolicy,
+    context: CommandContext
+  ) throws(CLIError) -> Int64? {
+    let limits = store.configuration.limits
+    guard
+      let stored = try context.store({ () throws(StoreError) in
+        try store.snapshot(id: entry.snapshot)
+      }),
+      let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits),
+      var repaired = Self.repaired(
+        snapshot, manifest.validate(snapshot, policy: policy, limits: limits))
+    else { return nil }
+    repaired.metadata.savedAt = Date()
+    return try context.store { () throws(StoreError) in try store.save(repaired, scene: entry.scene)
+    }.snapshotID
   }
 
   /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
@@ -187,13 +228,5 @@ enum RepairCommand: WaypointCommand {
       case .unreadable: return head + "left alone: unreadable"
       }
     }
-  }
-
-  private struct RepairJSON: Encodable {
-    var store: String
-    var policy: String
-    var dryRun: Bool
-    var backup: String?
-    var scenes: [Entry]
   }
 }

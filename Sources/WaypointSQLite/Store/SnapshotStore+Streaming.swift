@@ -46,20 +46,26 @@ extension SnapshotStore {
   /// the size limit come without their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false`
   /// to stop early and must not call the store.
   ///
+  /// - Parameters:
+  ///   - scene: Start after this scene id (by the store's ordering of ids), to go through a store in
+  ///     batches between which the caller may write.
+  ///   - limit: At most this many scenes.
   /// - Throws: ``StoreError`` when the store cannot be read.
-  public func forEachLatestSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
-    let limit = Int64(configuration.limits.maxDocumentBytes)
+  public func forEachLatestSnapshot(
+    after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool
+  ) throws(StoreError) {
+    let byteLimit = Int64(configuration.limits.maxDocumentBytes)
     var stopped = false
     do throws(StoreError) {
       try read { db throws(SQLiteError) in
         try db.query(
           """
-          SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ? THEN s.document END
+          SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
           FROM snapshot s
-          WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id)
-          ORDER BY s.scene_id
+          WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id) AND (?2 IS NULL OR s.scene_id > ?2)
+          ORDER BY s.scene_id LIMIT ?3
           """,
-          [.integer(limit)]
+          [.integer(byteLimit), .text(scene), .integer(Int64(max(0, limit)))]
         ) { row throws(SQLiteError) in
           let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
           guard body(stored) else {
