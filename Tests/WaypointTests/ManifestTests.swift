@@ -5,31 +5,7 @@ import Waypoint
 /// The Shop routes of `MigrationTests`, registered with examples and without the custom step, so
 /// that a manifest describes everything and offline validation can judge every route.
 func describedShopRegistry() throws -> RouteRegistry {
-  try RouteRegistry(schemaVersion: 3)
-    .registering(
-      Shop.Destination.self, tag: "Shop.Destination", version: 3,
-      migrations: [
-        RouteMigration(
-          from: 1,
-          [
-            .renameTag(from: "Shop.Route"), .renameCase(from: "order", to: "purchase"),
-            .removeCase("faq"),
-            .renameField(case: "profile", from: "userId", to: "accountId"),
-            .moveCase("item", toTag: "Shop.Catalog", version: 1),
-          ]),
-        RouteMigration(
-          from: 2,
-          [
-            .mapValues(case: "purchase", field: "id", table: Shop.orderIDs),
-            .addField(case: "profile", name: "tab", default: .string("overview")),
-          ]),
-      ],
-      examples: [.home, .purchase(id: sampleUUID), .profile(accountId: 1, tab: "t"), .settings]
-    )
-    .registering(
-      Shop.Catalog.self, tag: "Shop.Catalog", examples: [.item(1), .category(name: "c")]
-    )
-    .registering(Shop.Article.self, tag: "Shop.Article")
+  try Shop.registry(custom: nil, examples: true).registering(Shop.Article.self, tag: "Shop.Article")
 }
 
 @Suite("Route manifest")

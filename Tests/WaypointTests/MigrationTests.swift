@@ -41,10 +41,20 @@ enum Shop {
     var description: String { "tab cannot be derived" }
   }
 
-  static func registry(custom: @escaping @Sendable (JSONValue) throws -> JSONValue = { $0 }) throws
-    -> RouteRegistry
-  {
-    try RouteRegistry(schemaVersion: 3)
+  /// The current registry. `custom` is the custom step's code, `nil` to leave the step out;
+  /// `examples` gives examples of every case, so that a manifest describes the types fully.
+  static func registry(
+    custom: (@Sendable (JSONValue) throws -> JSONValue)? = { $0 }, examples: Bool = false
+  ) throws -> RouteRegistry {
+    var steps: [RouteMigrationStep] = [
+      .mapValues(case: "purchase", field: "id", table: orderIDs),
+      .addField(case: "profile", name: "tab", default: .string("overview")),
+    ]
+    if let custom { steps.append(.custom("clamp profile tab", custom)) }
+    let destinations: [Destination] = [
+      .home, .purchase(id: sampleUUID), .profile(accountId: 1, tab: "t"), .settings,
+    ]
+    return try RouteRegistry(schemaVersion: 3)
       .registering(
         Destination.self, tag: "Shop.Destination", version: 3,
         migrations: [
@@ -56,16 +66,13 @@ enum Shop {
               .renameField(case: "profile", from: "userId", to: "accountId"),
               .moveCase("item", toTag: "Shop.Catalog", version: 1),
             ]),
-          RouteMigration(
-            from: 2,
-            [
-              .mapValues(case: "purchase", field: "id", table: orderIDs),
-              .addField(case: "profile", name: "tab", default: .string("overview")),
-              .custom("clamp profile tab", custom),
-            ]),
-        ]
+          RouteMigration(from: 2, steps),
+        ],
+        examples: examples ? destinations : []
       )
-      .registering(Catalog.self, tag: "Shop.Catalog")
+      .registering(
+        Catalog.self, tag: "Shop.Catalog",
+        examples: examples ? [.item(1), .category(name: "c")] : [])
   }
 
   static func v1Records(_ routes: [RouteV1]) throws -> [RouteRecord] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Waypoint
+
+@testable import Waypoint
 
 /// What `JSONDecoder` says about a payload: whether it decodes, and where it failed.
 struct DecoderOutcome: CustomStringConvertible {
@@ -45,18 +46,7 @@ func decoderOutcome<T: Decodable>(_ type: T.Type, _ text: String) -> DecoderOutc
 }
 
 /// The dotted form of restore reports: `profile.userId`, `items[2]`.
-func dotted(_ path: [any CodingKey]) -> String {
-  var text = ""
-  for key in path {
-    if let index = key.intValue {
-      text += "[\(index)]"
-    } else {
-      if !text.isEmpty { text += "." }
-      text += key.stringValue
-    }
-  }
-  return text
-}
+func dotted(_ path: [any CodingKey]) -> String { CodingPathDescription.dotted(path) }
 
 /// Checks that `shape` judges `text` exactly as `JSONDecoder` does for `T`, and that an invalid
 /// verdict names the coding path `JSONDecoder` names (or, for number conversion errors, which

@@ -14,33 +14,13 @@ extension SnapshotStore {
   /// - Throws: ``StoreError`` when the store cannot be read; the snapshots already passed to `body`
   ///   stay passed.
   public func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
-    let limit = Int64(configuration.limits.maxDocumentBytes)
-    var stopped = false
-    do throws(StoreError) {
-      try read { db throws(SQLiteError) in
-        try db.query(
-          """
-          SELECT \(Self.infoColumns()), CASE WHEN length(document) <= ? THEN document END
-          FROM snapshot ORDER BY id
-          """,
-          [.integer(limit)]
-        ) { row throws(SQLiteError) in
-          let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
-          guard body(stored) else {
-            stopped = true
-            // Leaves the statement's loop; the transaction ends and the error is dropped below.
-            throw SQLiteError(code: .ok, message: "stopped by the caller")
-          }
-        }
-      }
-    } catch {
-      if stopped { return }
-      throw error
-    }
+    try stream(
+      """
+      SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      FROM snapshot s ORDER BY s.id
+      """, [], body)
   }
-}
 
-extension SnapshotStore {
   /// Calls `body` with the latest snapshot of every scene, by scene id, one at a time, in one read
   /// transaction, with constant memory (tools that validate or repair a whole store). Documents over
   /// the size limit come without their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false`
@@ -54,22 +34,31 @@ extension SnapshotStore {
   public func forEachLatestSnapshot(
     after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
+    try stream(
+      """
+      SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      FROM snapshot s
+      WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id)
+        AND (?2 IS NULL OR s.scene_id > ?2)
+      ORDER BY s.scene_id LIMIT ?3
+      """, [.text(scene), .integer(Int64(max(0, limit)))], body)
+  }
+
+  /// Runs a query of snapshot rows (info columns, then the document or NULL when it is over the size
+  /// limit, bound as `?1`; `bindings` follow as `?2`, …) in one read transaction, passing each row to
+  /// `body` until it returns `false`.
+  private func stream(_ sql: String, _ bindings: [SQLValue], _ body: (StoredSnapshot) -> Bool)
+    throws(StoreError)
+  {
     let byteLimit = Int64(configuration.limits.maxDocumentBytes)
     var stopped = false
     do throws(StoreError) {
       try read { db throws(SQLiteError) in
-        try db.query(
-          """
-          SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
-          FROM snapshot s
-          WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id) AND (?2 IS NULL OR s.scene_id > ?2)
-          ORDER BY s.scene_id LIMIT ?3
-          """,
-          [.integer(byteLimit), .text(scene), .integer(Int64(max(0, limit)))]
-        ) { row throws(SQLiteError) in
+        try db.query(sql, [.integer(byteLimit)] + bindings) { row throws(SQLiteError) in
           let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
           guard body(stored) else {
             stopped = true
+            // Leaves the statement's loop; the transaction ends and the error is dropped below.
             throw SQLiteError(code: .ok, message: "stopped by the caller")
           }
         }
