@@ -107,7 +107,10 @@ let rawSave = median(iterations) { index in
   sqlite3_exec(raw, "COMMIT", nil, nil, nil)
 }
 
-let store = try SnapshotStore(path: directory.appendingPathComponent("store.sqlite").path)
+let store = try SnapshotStore(
+  path: directory.appendingPathComponent("store.sqlite").path,
+  configuration: StoreConfiguration(
+    retention: ProcessInfo.processInfo.environment["BENCH_RETENTION"].flatMap { Int($0) } ?? 5))
 let snapshots = try (0..<iterations).map(snapshot)
 let save = try median(iterations) { index in try store.save(snapshots[index], scene: "scene") }
 let unchanged = try median(iterations) { _ in

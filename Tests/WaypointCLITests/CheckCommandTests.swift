@@ -14,12 +14,13 @@ struct CheckCommandTests {
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings]), scene: "a")
     let result = run(["--db", path, "check"])
+    let v = SnapshotStore.supportedSchemaVersion
     #expect(result.status == 0)
     #expect(
       result.out == """
         store          \(path)
         integrity      ok (quick_check)
-        schema         version 1 (this build supports 1)
+        schema         version \(v) (this build supports \(v))
         application    0x57617970 ('Wayp', a Waypoint store)
         snapshots      1 in 1 scene
         quarantined    none
@@ -63,7 +64,7 @@ struct CheckCommandTests {
     #expect(document["ok"] as? Bool == false)
     #expect(document["integrityCheck"] as? String == "integrity_check")
     #expect(document["integrity"] as? [String] == [])
-    #expect(document["schemaVersion"] as? Int == 1)
+    #expect(document["schemaVersion"] as? Int == SnapshotStore.supportedSchemaVersion)
     #expect(document["applicationId"] as? String == "0x57617970")
     #expect(document["snapshots"] as? Int == 4)
     #expect(document["scenes"] as? Int == 3)
@@ -75,11 +76,13 @@ struct CheckCommandTests {
   @Test("a store from a newer schema is checked, and its schema is a problem; others refuse it")
   func newerSchema() throws {
     let path = try exampleStore(directory)
-    #expect(rawSQL(path, "INSERT INTO waypoint_migration VALUES (2, 'future', 0)") == 0)
+    let v = SnapshotStore.supportedSchemaVersion
+    #expect(rawSQL(path, "INSERT INTO waypoint_migration VALUES (\(v + 1), 'future', 0)") == 0)
     let result = run(["--db", path, "check"])
     #expect(result.status == 1)
-    #expect(result.out.contains("schema         version 2 (this build supports 1)"))
-    #expect(result.out.contains("  - schema version 2 is newer than this build supports (1)"))
+    #expect(result.out.contains("schema         version \(v + 1) (this build supports \(v))"))
+    #expect(
+      result.out.contains("  - schema version \(v + 1) is newer than this build supports (\(v))"))
     #expect(result.out.hasSuffix("  - 1 snapshot quarantined"))
     let document = try run(["--db", path, "check", "--json"]).json()
     #expect(document["quarantined"] is NSNull)
@@ -87,7 +90,7 @@ struct CheckCommandTests {
     #expect(scenes.status == 65)
     #expect(
       scenes.err
-        == "waypoint scenes: \(path): store schema 2 is newer than this build supports (1); left unchanged"
+        == "waypoint scenes: \(path): store schema \(v + 1) is newer than this build supports (\(v)); left unchanged"
     )
   }
 

@@ -62,7 +62,12 @@ struct SchemaTests {
 
   @Test("shipped migrations are never edited")
   func shippedMigrationsArePinned() {
-    let shipped: [String: UInt64] = ["0001_initial": 0x77e4_9113_4acc_e1bc]
+    let shipped: [String: UInt64] = [
+      "0001_initial": 0x77e4_9113_4acc_e1bc,
+      "0002_unquarantined_index": 0xf97d_c2a1_d44c_91a0,
+    ]
+    // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
+    #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))
     for migration in SchemaMigration.all {
       if let pinned = shipped[migration.name] {
         #expect(
@@ -121,7 +126,14 @@ struct SchemaTests {
 
   @Test("a store written by schema version 1 opens and restores with this build")
   func fixtureOpens() throws {
-    let store = try SnapshotStore(path: try copyFixture())
+    let path = try copyFixture()
+    let store = try SnapshotStore(path: path)
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    // Migration 2 added the index of unquarantined snapshots to the version-1 file.
+    #expect(
+      rawInteger(
+        path, "SELECT count(*) FROM sqlite_schema WHERE name = 'snapshot_unquarantined_by_scene'")
+        == 1)
     #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
     #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
     #expect(try store.history(scene: "scene-1").count == 3)
@@ -161,7 +173,9 @@ struct SchemaTests {
       _ = try SnapshotStore(
         path: path, configuration: StoreConfiguration(), access: .readWrite, migrations: broken)
     }
-    #expect(rawInteger(path, "SELECT max(version) FROM waypoint_migration") == 1)
+    #expect(
+      rawInteger(path, "SELECT max(version) FROM waypoint_migration")
+        == Int64(SchemaMigration.all.count))
     #expect(
       rawInteger(path, "SELECT count(*) FROM pragma_table_info('snapshot') WHERE name = 'note'")
         == 0)

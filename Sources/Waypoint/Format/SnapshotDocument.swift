@@ -136,58 +136,69 @@ extension SceneSnapshot {
   /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
     var writer = JSONWriter()
-    writer.object([
-      ("appBuild", metadata.appBuild.map { build in { $0.string(build) } }),
-      ("format", { $0.integer(Self.currentFormatVersion) }),
-      ("routeSchemaVersion", { $0.integer(metadata.routeSchemaVersion) }),
-      ("savedAt", { $0.string(ISO8601Seconds.format(metadata.savedAt)) }),
-      ("selectedTab", selectedTab.map(Self.route)),
-      ("sheet", sheet.map(Self.route)),
-      (
-        "split",
-        split.map { split in
-          { writer in
-            writer.object([
-              ("columnVisibility", { $0.string(split.columnVisibility.rawValue) }),
-              ("content", split.contentSelection.map(Self.route)),
-              (
-                "preferredCompactColumn",
-                split.preferredCompactColumn.map { column in { $0.string(column.rawValue) } }
-              ),
-              ("sidebar", split.sidebarSelection.map(Self.route)),
-            ])
-          }
-        }
-      ),
-      (
-        "stacks",
-        { writer in
-          writer.raw("{")
-          for (offset, name) in stacks.keys.sorted().enumerated() {
-            if offset > 0 { writer.raw(",") }
-            writer.string(name)
-            writer.raw(":[")
-            for (index, record) in (stacks[name] ?? []).enumerated() {
-              if index > 0 { writer.raw(",") }
-              Self.route(record)(&writer)
-            }
-            writer.raw("]")
-          }
-          writer.raw("}")
-        }
-      ),
-    ])
+    // Members in sorted key order, as the format specifies.
+    writer.beginObject()
+    if let build = metadata.appBuild {
+      writer.key("appBuild")
+      writer.string(build)
+    }
+    writer.key("format")
+    writer.integer(Self.currentFormatVersion)
+    writer.key("routeSchemaVersion")
+    writer.integer(metadata.routeSchemaVersion)
+    writer.key("savedAt")
+    writer.string(ISO8601Seconds.format(metadata.savedAt))
+    if let selectedTab {
+      writer.key("selectedTab")
+      Self.write(selectedTab, to: &writer)
+    }
+    if let sheet {
+      writer.key("sheet")
+      Self.write(sheet, to: &writer)
+    }
+    if let split {
+      writer.key("split")
+      writer.beginObject()
+      writer.key("columnVisibility")
+      writer.string(split.columnVisibility.rawValue)
+      if let content = split.contentSelection {
+        writer.key("content")
+        Self.write(content, to: &writer)
+      }
+      if let column = split.preferredCompactColumn {
+        writer.key("preferredCompactColumn")
+        writer.string(column.rawValue)
+      }
+      if let sidebar = split.sidebarSelection {
+        writer.key("sidebar")
+        Self.write(sidebar, to: &writer)
+      }
+      writer.endObject()
+    }
+    writer.key("stacks")
+    writer.beginObject()
+    for name in stacks.keys.sorted() {
+      writer.key(name)
+      writer.beginArray()
+      for record in stacks[name] ?? [] { Self.write(record, to: &writer) }
+      writer.endArray()
+    }
+    writer.endObject()
+    writer.endObject()
     return Data(writer.bytes)
   }
 
-  private static func route(_ record: RouteRecord) -> (inout JSONWriter) -> Void {
-    { writer in
-      writer.object([
-        ("json", { $0.string(record.json) }),
-        ("tag", { $0.string(record.tag) }),
-        ("version", record.version == 1 ? nil : { $0.integer(record.version) }),
-      ])
+  private static func write(_ record: RouteRecord, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("json")
+    writer.string(record.json)
+    writer.key("tag")
+    writer.string(record.tag)
+    if record.version != 1 {
+      writer.key("version")
+      writer.integer(record.version)
     }
+    writer.endObject()
   }
 
   /// The document as `JSONEncoder` writes it; ``encoded()`` must give the same bytes (tests).

@@ -57,10 +57,13 @@ extension SnapshotStore {
           .blob(document),
         ])
       let id = db.lastInsertedRowID
+      // Everything older than the retention-th newest unquarantined snapshot: a walk of the
+      // (scene_id, id) index, whatever the scene's history holds.
       try db.run(
         """
-        DELETE FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL AND id NOT IN (
-          SELECT id FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL ORDER BY id DESC LIMIT ?2)
+        DELETE FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL AND id < (
+          SELECT id FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL
+          ORDER BY id DESC LIMIT 1 OFFSET ?2 - 1)
         """,
         [.text(scene), .integer(Int64(retention))])
       return SaveResult(snapshotID: id, wrote: true)
