@@ -1,6 +1,7 @@
 // Speed of Waypoint's save and restore, as ratios against baselines measured in the same run:
 // raw sqlite3 C calls doing the same insert and select, and plain JSONDecoder decoding the same
-// routes. Run with `swift run -c release WaypointBenchmarks [iterations]`. Absolute times drift
+// routes. Run with `swift run -c release WaypointBenchmarks [iterations]` (BENCH_RETENTION=N sets
+// the store's retention, to measure long histories). Absolute times drift
 // between runs and machines; compare the ratios.
 import Foundation
 import Waypoint
