@@ -139,6 +139,28 @@ struct QuarantineTests {
     #expect(store.restore(scene: "A", with: restorer).snapshotID == next.snapshotID)
   }
 
+  @Test("the restore is counted before the app's code decodes it, and that code may call the store")
+  func countedBeforeDecoding() throws {
+    let store = try SnapshotStore(path: directory.path())
+    try store.save(try snapshot([.home, .settings]), scene: "A")
+    let seen = SeenCounts()
+    // A validator stands for any app code run by the restore (decoding, validators, custom steps):
+    // it calls the store, which must not deadlock, and sees the restore already counted, so that a
+    // crash right here would count toward the crash-loop guard.
+    let validating = Restorer(
+      registry: registry,
+      validators: [
+        RouteValidator { _, _ in
+          seen.append((try? store.history(scene: "A").first?.unconfirmedRestores) ?? -1)
+          return .keep
+        }
+      ])
+    let restored = store.restore(scene: "A", with: validating)
+    #expect(restored.report.outcome == .restored)
+    #expect(restored.recorded)
+    #expect(seen.values == [1, 1])
+  }
+
   @Test("confirming each restore keeps the guard from firing")
   func confirmed() throws {
     let store = try SnapshotStore(path: directory.path())
@@ -174,4 +196,12 @@ struct QuarantineTests {
     #expect(second.snapshotID == older)
     #expect(second.skipped.map(\.id) == [newer])
   }
+}
+
+/// Values seen by a validator, from whatever thread the restore runs on.
+final class SeenCounts: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: [Int] = []
+  func append(_ value: Int) { lock.withLock { storage.append(value) } }
+  var values: [Int] { lock.withLock { storage } }
 }
