@@ -40,7 +40,8 @@ struct ManifestCommandTests {
       })
     #expect(
       lines.last
-        == "2 scenes: 0 restore whole, 1 partly, 1 to the root, 0 unreadable; 5 routes dropped, 1 need the app."
+        == "2 scenes: 0 restore whole, 1 partly, 1 to the root, 0 unreadable, 0 crash loops; "
+        + "5 routes dropped, 1 need the app."
     )
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
@@ -100,12 +101,17 @@ struct ManifestCommandTests {
     let (store, manifest) = demo()
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let result = run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
-    #expect(result.status == 0)
+    // Like validate: something would be repaired.
+    #expect(result.status == 1)
     #expect(
       result.out.contains(
         "scene iphone-window, snapshot 2: would be repaired (5 migrated, 4 dropped, 1 need the app)"
       ))
-    #expect(result.out.hasSuffix("2 snapshots would be repaired; nothing written."))
+    #expect(
+      result.out.contains(
+        "scene ipad-window, snapshot 3: left alone: nothing in it can be kept (the app restores the root and keeps it aside)"
+      ))
+    #expect(result.out.hasSuffix("1 snapshot would be repaired; nothing written."))
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     let files = try FileManager.default.contentsOfDirectory(
       atPath: URL(fileURLWithPath: store).deletingLastPathComponent().path)
@@ -128,12 +134,14 @@ struct ManifestCommandTests {
     #expect(try copy.history(scene: "iphone-window").map(\.id) == [2, 1])
     #expect(
       result.out.contains(
-        "scene iphone-window, snapshot 2: repaired as snapshot 5 (5 migrated, 4 dropped, 1 need the app)"
+        "scene iphone-window, snapshot 2: repaired as snapshot 4 (5 migrated, 4 dropped, 1 need the app)"
       ))
 
     let repaired = try SnapshotStore(path: store, access: .readOnly)
-    #expect(try repaired.history(scene: "iphone-window").map(\.id) == [5, 2, 1])
-    let document = try #require(try repaired.snapshot(id: 5)).document
+    #expect(try repaired.history(scene: "iphone-window").map(\.id) == [4, 2, 1])
+    // The scene with nothing to keep is left for the app to quarantine.
+    #expect(try repaired.history(scene: "ipad-window").map(\.id) == [3])
+    let document = try #require(try repaired.snapshot(id: 4)).document
     let snapshot = try SceneSnapshot(decoding: document)
     #expect(
       snapshot.stacks["account"]?.map(\.json) == [#"{"profile":{"accountId":12,"tab":"overview"}}"#]
@@ -146,13 +154,18 @@ struct ManifestCommandTests {
     // The app's own restore agrees with what repair wrote.
     let restorer = Restorer(registry: try DemoApp.V3.registry())
     let restored = repaired.restore(scene: "iphone-window", with: restorer)
-    #expect(restored.snapshotID == 5)
+    #expect(restored.snapshotID == 4)
     #expect(restored.report.outcome == .restored)
 
-    #expect(run(["--db", store, "validate", "--manifest", manifest]).status == 0)
+    // Only the scene left for the app to quarantine still drops something.
+    let after = run(["--db", store, "validate", "--manifest", manifest])
+    #expect(
+      after.out.contains("scene iphone-window, snapshot 4: restored, 7 kept, 0 migrated, 0 dropped")
+    )
+    #expect(after.out.contains("scene ipad-window, snapshot 3: root"))
     let again = run(["--db", store, "repair", "--manifest", manifest])
     #expect(
-      again.out.contains("scene iphone-window, snapshot 5: nothing to repair (1 need the app)"))
+      again.out.contains("scene iphone-window, snapshot 4: nothing to repair (1 need the app)"))
     #expect(!again.out.contains("Backup"))
   }
 
@@ -247,5 +260,33 @@ struct ManifestCommandTests {
     #expect(run(["--db", path, "validate", "--manifest", manifestPath]).status == 0)
     #expect(
       try SnapshotStore(path: path, access: .readOnly).statistics().snapshotCount == 2 * count)
+  }
+
+  @Test("a crash loop is reported by validate and left alone by repair")
+  func crashLoop() throws {
+    let (store, manifest) = demo()
+    #expect(rawSQL(store, "UPDATE snapshot SET unconfirmed_restores = 2 WHERE id = 2") == 0)
+    let validated = run(["--db", store, "validate", "--manifest", manifest])
+    #expect(validated.status == 1)
+    #expect(
+      validated.out.contains(
+        "scene iphone-window, snapshot 2: root, a crash loop: restored 2 times"))
+    let repaired = run(["--db", store, "repair", "--manifest", manifest])
+    #expect(repaired.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop"))
+    #expect(repaired.out.hasSuffix("0 snapshots repaired."))
+    #expect(!repaired.out.contains("Backup"))
+    #expect(
+      try SnapshotStore(path: store, access: .readOnly).history(scene: "iphone-window").map(\.id)
+        == [2, 1])
+  }
+
+  @Test("the backup is readable by its owner only, like the store")
+  func backupPermissions() throws {
+    let (store, manifest) = demo()
+    let result = run(["--db", store, "--json", "repair", "--manifest", manifest])
+    let backup = try #require(try result.json()["backup"] as? String)
+    let attributes = try FileManager.default.attributesOfItem(atPath: backup)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try SnapshotStore(path: backup, access: .readOnly).statistics().snapshotCount == 3)
   }
 }

@@ -59,6 +59,19 @@ struct StoreTests {
     #expect(history.first?.byteCount ?? 0 > 0)
   }
 
+  @Test("a conditional save writes only while the scene's latest snapshot is the expected one")
+  func conditionalSave() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let first = try store.save(try snapshot([.home]), scene: "A").snapshotID
+    let second = try store.save(try snapshot([.settings]), scene: "A").snapshotID
+    #expect(try store.save(try snapshot([.item(id: 1)]), scene: "A", ifLatestIs: first) == nil)
+    #expect(try store.history(scene: "A").map(\.id) == [second, first])
+    let third = try #require(
+      try store.save(try snapshot([.item(id: 1)]), scene: "A", ifLatestIs: second))
+    #expect(third.wrote)
+    #expect(try store.save(try snapshot([.home]), scene: "new", ifLatestIs: 1) == nil)
+  }
+
   @Test("the default retention keeps the last 5")
   func defaultRetention() throws {
     let store = try SnapshotStore(path: directory.path())

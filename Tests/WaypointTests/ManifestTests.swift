@@ -134,6 +134,17 @@ struct ManifestTests {
     #expect(removed.entries.first?.fate == .dropped(.removedCase("faq", version: 2)))
   }
 
+  @Test("a hand-written manifest's renameTag steps resolve the old names, as in a registry")
+  func renameTagInManifest() throws {
+    let text =
+      #"{"manifest":1,"schemaVersion":1,"routes":[{"tag":"New","version":2,"aliases":[],"shape":{"kind":"string"},"migrations":[{"from":1,"steps":[{"step":"renameTag","from":"Old"}]}]}]}"#
+    let manifest = try RouteManifest(decoding: Data(text.utf8))
+    #expect(manifest.route(named: "Old")?.tag == "New")
+    let verdict = manifest.validate(
+      SceneSnapshot(stacks: ["m": [RouteRecord(tag: "Old", json: #""x""#)]]))
+    #expect(verdict.report.outcome == .restored)
+  }
+
   @Test("a type registered without examples of its cases is opaque: its routes need the app")
   func opaqueShape() throws {
     let registry = try RouteRegistry().registering(Shop.Catalog.self, tag: "Shop.Catalog")

@@ -279,6 +279,18 @@ struct MigrationTests {
     }
   }
 
+  @Test("a long history of versions migrates step by step without being taken for a loop")
+  func longHistory() throws {
+    let registry = try RouteRegistry()
+      .registering(
+        Shop.Article.self, tag: "A", version: 400,
+        migrations: [RouteMigration(from: 1, [.renameField(case: nil, from: "name", to: "slug")])])
+    let scene = restore(
+      [RouteRecord(tag: "A", json: #"{"name":"a","page":1}"#)], registry: registry)
+    #expect(scene.elements().first as? Shop.Article == Shop.Article(slug: "a", page: 1))
+    #expect(scene.stack().first?.record.version == 400)
+  }
+
   @Test("a move to an unregistered tag fails the route")
   func moveToUnknownTag() throws {
     let registry = try RouteRegistry()

@@ -23,7 +23,8 @@ struct MigrationEngine {
     case needsApp(step: String, tag: String, version: Int)
   }
 
-  /// More tag moves than this means the plan loops.
+  /// More moves between tags than this means the plan loops. (Version steps within a tag are bounded
+  /// by the tag's version.)
   private static let maximumHops = 256
 
   func migrate(_ record: RouteRecord) -> Outcome {
@@ -32,7 +33,6 @@ struct MigrationEngine {
     var payload: JSONValue?
     var hops = 0
     while version < evolution.version {
-      hops += 1
       guard hops <= Self.maximumHops else {
         return .dropped(
           .migrationFailed(
@@ -69,6 +69,7 @@ struct MigrationEngine {
           evolution = target
           version = targetVersion
           moved = true
+          hops += 1
         }
         if moved { break }
       }

@@ -55,7 +55,14 @@ public struct RouteManifest: Sendable {
       guard route.version >= 1 else {
         throw .invalid("\(route.tag): version \(route.version) is below 1")
       }
-      for name in [route.tag] + route.aliases {
+      // As in a registry, the old names of renameTag steps resolve to the tag.
+      var aliases = route.aliases
+      for migration in route.migrations {
+        for case .renameTag(let old) in migration.steps where !aliases.contains(old) {
+          aliases.append(old)
+        }
+      }
+      for name in [route.tag] + aliases {
         if let other = names[name] {
           throw .invalid("the name \(name) belongs to both \(other) and \(route.tag)")
         }

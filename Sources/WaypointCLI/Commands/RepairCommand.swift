@@ -17,7 +17,9 @@ enum RepairCommand: WaypointCommand {
         "The old snapshot stays in the history. Before writing, the store is copied whole to "
           + "<store>.backup-<time> (VACUUM INTO) and the copy is named. Routes that need the app "
           + "(a custom migration step, a shape the manifest cannot describe) are kept as they are. "
-          + "Snapshots from a newer version of the app, and unreadable ones, are left alone."
+          + "Snapshots from a newer version of the app, unreadable ones, crash loops and those with "
+          + "nothing to keep are left alone, and a snapshot the app replaced meanwhile is not "
+          + "touched. A dry run exits 1 when something would be repaired or is unreadable."
       ],
       options: [
         ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration,
@@ -38,35 +40,31 @@ enum RepairCommand: WaypointCommand {
       Entry(stored, manifest: manifest, policy: policy, limits: limits)
     }
 
-    // First, only whether anything needs a repair: the backup is taken before the first write.
-    var needsRepair = false
-    try context.store { () throws(StoreError) in
-      try store.forEachLatestSnapshot { stored in
-        needsRepair = judge(stored).action == .repair
-        return !needsRepair
-      }
-    }
+    // The store is copied whole just before the first write, and the copy is named then.
     var backup: String?
-    if !dryRun && needsRepair {
+    func backUpOnce() throws(CLIError) {
+      guard backup == nil else { return }
       let path = store.backupPath()
       try context.store { () throws(StoreError) in try store.backup(to: path) }
       backup = path
+      if !context.json {
+        context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
+      }
     }
     if context.json {
       context.console.out(
-        "{\"store\":\(JSONOutput.string(store.path)),\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),"
-          + "\"dryRun\":\(dryRun),\"backup\":\(backup.map(JSONOutput.string) ?? "null"),\"scenes\":["
+        "{\"store\":\(JSONOutput.string(store.path)),"
+          + "\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),\"dryRun\":\(dryRun),\"scenes\":["
       )
-    } else if let backup {
-      context.console.out("Backup of the store before repairing: \(Formatting.printable(backup))")
     }
 
-    // Then the scenes in batches, with constant memory: a batch is read, then its repairs are saved.
+    // The scenes in batches, with constant memory: a batch is read, then its repairs are saved.
     let progress = Progress(console: context.console, label: "repairing \(store.path)")
     defer { progress.finish() }
     var cursor: String?
     var seen = 0
     var repairedCount = 0
+    var problems = false
     while true {
       var batch: [Entry] = []
       try context.store { () throws(StoreError) in
@@ -79,10 +77,12 @@ enum RepairCommand: WaypointCommand {
       cursor = last.scene
       for var entry in batch {
         if entry.action == .repair && !dryRun {
+          try backUpOnce()
           entry.repairedAs = try Self.repair(
             entry, store: store, manifest: manifest, policy: policy, context: context)
         }
-        if entry.action == .repair { repairedCount += 1 }
+        if entry.action == .repair && (dryRun || entry.repairedAs != nil) { repairedCount += 1 }
+        if [.repair, .unreadable].contains(entry.action) { problems = true }
         seen += 1
         progress.update(seen)
         if context.json {
@@ -93,21 +93,24 @@ enum RepairCommand: WaypointCommand {
       }
     }
     if context.json {
-      context.console.out("]}")
+      context.console.out("],\"backup\":\(backup.map(JSONOutput.string) ?? "null")}")
     } else {
       context.console.out(
         dryRun
           ? "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") would be repaired; nothing written."
           : "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") repaired.")
     }
+    // A dry run reports like validate: 1 when there is something to repair or to look at.
+    if dryRun && problems { return .problemsFound }
     return .ok
   }
 
   /// Scenes read per batch.
   static let batchSize = 256
 
-  /// Saves the repaired form of the entry's snapshot, read again now; returns its id, or `nil` when
-  /// the snapshot no longer needs a repair.
+  /// Saves the repaired form of the entry's snapshot, read again now, only while it is still the
+  /// scene's latest; returns the new id, or `nil` when the app saved meanwhile or the snapshot no
+  /// longer needs a repair.
   private static func repair(
     _ entry: Entry, store: SnapshotStore, manifest: RouteManifest, policy: RestorePolicy,
     context: CommandContext
@@ -170,6 +173,9 @@ enum RepairCommand: WaypointCommand {
   struct Entry: Encodable {
     enum Action: String, Encodable {
       case repair, unchanged, newerVersion, unreadable
+      /// The app restores the root: a crash loop, or nothing in the snapshot can be kept. Left as it
+      /// is, so that the app keeps it aside (quarantined) for a later repair.
+      case crashLoop, nothingToKeep
     }
 
     var scene: String
@@ -186,6 +192,12 @@ enum RepairCommand: WaypointCommand {
     ) {
       scene = stored.info.scene
       snapshot = stored.info.id
+      if stored.info.quarantine?.kind == .crashLoop
+        || stored.info.unconfirmedRestores >= Self.crashLoopThreshold
+      {
+        action = .crashLoop
+        return
+      }
       guard !stored.document.isEmpty || stored.info.byteCount == 0,
         let decoded = try? SceneSnapshot(decoding: stored.document, limits: limits)
       else {
@@ -211,8 +223,16 @@ enum RepairCommand: WaypointCommand {
         case .needsApp: needsApp += 1
         }
       }
+      if validation.report.outcome == .root {
+        action = .nothingToKeep
+        return
+      }
       action = RepairCommand.repaired(decoded, validation) == nil ? .unchanged : .repair
     }
+
+    /// The crash-loop guard's default threshold: a snapshot with this many unconfirmed restores is
+    /// one the app will not restore.
+    static let crashLoopThreshold = StoreConfiguration().crashLoopThreshold
 
     func line(dryRun: Bool) -> String {
       let head = "scene \(Formatting.printable(scene)), snapshot \(snapshot): "
@@ -226,6 +246,11 @@ enum RepairCommand: WaypointCommand {
         return head + "nothing to repair" + (needsApp > 0 ? " (\(needsApp) need the app)" : "")
       case .newerVersion: return head + "left alone: written by a newer version of the app"
       case .unreadable: return head + "left alone: unreadable"
+      case .crashLoop:
+        return head + "left alone: a crash loop (the app restores the root and keeps it aside)"
+      case .nothingToKeep:
+        return head
+          + "left alone: nothing in it can be kept (the app restores the root and keeps it aside)"
       }
     }
   }

@@ -39,6 +39,9 @@ enum ShowCommand: WaypointCommand {
     }
     let manifest = try ManifestInput.manifest(context)
     let policy = try ManifestInput.policy(context)
+    if manifest == nil && context.arguments.value(ManifestInput.policyOption) != nil {
+      throw .usage("\(ManifestInput.policyOption) goes with \(ManifestInput.manifestOption)")
+    }
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(
       scene: id, snapshot: requested)
@@ -105,9 +108,16 @@ enum ShowCommand: WaypointCommand {
       try container.encode(snapshot.split.map(SplitJSON.init), forKey: .split)
       try container.encode(snapshot.sheet.map(RouteJSON.init), forKey: .sheet)
       if let fates, let report {
-        let routes = snapshot.routes.map { location, _ in
+        var routes = snapshot.routes.map { location, _ in
           let fate = fates[location] ?? .kept
           return FateJSON(location: location.description, fate: fate.word, note: fate.note)
+        }
+        // Split-view names a restore replaces.
+        for location in [RouteLocation.columnVisibility, .preferredCompactColumn] {
+          if let fate = fates[location] {
+            routes.append(
+              FateJSON(location: location.description, fate: fate.word, note: fate.note))
+          }
         }
         try container.encode(
           ManifestJSON(outcome: report.outcome.rawValue, routes: routes), forKey: .manifest)

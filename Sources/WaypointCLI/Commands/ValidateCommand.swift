@@ -59,7 +59,8 @@ enum ValidateCommand: WaypointCommand {
     } else {
       context.console.out(summary.line)
     }
-    return summary.dropped > 0 || summary.unreadable > 0 ? .problemsFound : .ok
+    return summary.dropped > 0 || summary.unreadable > 0 || summary.crashLoops > 0
+      ? .problemsFound : .ok
   }
 
   /// The verdict on one scene's latest snapshot.
@@ -78,6 +79,8 @@ enum ValidateCommand: WaypointCommand {
     var dropped: [Item] = []
     var needsApp: [Item] = []
     var unreadable: String?
+    /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
+    var crashLoop: String?
 
     init(
       _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
@@ -85,6 +88,13 @@ enum ValidateCommand: WaypointCommand {
     ) {
       scene = stored.info.scene
       snapshot = stored.info.id
+      let unconfirmed = stored.info.unconfirmedRestores
+      if stored.info.quarantine?.kind == .crashLoop {
+        crashLoop = stored.info.quarantine?.detail
+      } else if unconfirmed >= RepairCommand.Entry.crashLoopThreshold {
+        crashLoop =
+          "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
+      }
       let validation: OfflineValidation
       if stored.document.isEmpty && stored.info.byteCount > 0 {
         let error = SnapshotFormatError.tooLarge(
@@ -119,6 +129,9 @@ enum ValidateCommand: WaypointCommand {
       if let unreadable {
         return [head + style.red("unreadable: \(text(unreadable))")]
       }
+      if let crashLoop {
+        return [head + style.red("root, a crash loop: \(text(crashLoop))")]
+      }
       var counts = ["\(kept) kept", "\(migrated) migrated", "\(dropped.count) dropped"]
       if !needsApp.isEmpty { counts.append("\(needsApp.count) need the app") }
       head += "\(outcome), " + counts.joined(separator: ", ")
@@ -143,6 +156,7 @@ enum ValidateCommand: WaypointCommand {
     var partial = 0
     var root = 0
     var unreadable = 0
+    var crashLoops = 0
     var dropped = 0
     var needsApp = 0
 
@@ -154,6 +168,10 @@ enum ValidateCommand: WaypointCommand {
         unreadable += 1
         return
       }
+      if verdict.crashLoop != nil {
+        crashLoops += 1
+        return
+      }
       switch verdict.outcome {
       case RestoreReport.Outcome.restored.rawValue: restored += 1
       case RestoreReport.Outcome.partial.rawValue: partial += 1
@@ -163,7 +181,8 @@ enum ValidateCommand: WaypointCommand {
 
     var line: String {
       "\(scenes) scene\(scenes == 1 ? "" : "s"): \(restored) restore whole, \(partial) partly, "
-        + "\(root) to the root, \(unreadable) unreadable; \(dropped) route\(dropped == 1 ? "" : "s") "
+        + "\(root) to the root, \(unreadable) unreadable, \(crashLoops) crash loop\(crashLoops == 1 ? "" : "s"); "
+        + "\(dropped) route\(dropped == 1 ? "" : "s") "
         + "dropped, \(needsApp) need the app."
     }
   }

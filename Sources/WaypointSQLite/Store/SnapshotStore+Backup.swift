@@ -1,7 +1,8 @@
 import Foundation
 
 extension SnapshotStore {
-  /// Writes a consistent copy of the whole store to a new file at `path` (`VACUUM INTO`), for
+  /// Writes a consistent copy of the whole store to a new file at `path` (`VACUUM INTO`, created
+  /// with permissions 0600 like the store), for
   /// example before a tool rewrites snapshots. Works on a store opened read-only too. The copy is a
   /// complete, compacted store file that ``SnapshotStore`` opens like the original.
   ///
@@ -12,8 +13,16 @@ extension SnapshotStore {
     guard !FileManager.default.fileExists(atPath: path) else {
       throw .cannotOpen(path: path, detail: "a file already stands where the backup should go")
     }
-    try withDatabase { db throws(SQLiteError) in
-      try db.run("VACUUM INTO ?", [.text(path)])
+    // Created first, empty and readable by its owner only, as the store itself: VACUUM INTO fills
+    // an empty file and keeps its permissions.
+    try StoreFile.prepare(path, create: true)
+    do {
+      try withDatabase { db throws(SQLiteError) in
+        try db.run("VACUUM INTO ?", [.text(path)])
+      }
+    } catch {
+      try? FileManager.default.removeItem(atPath: path)
+      throw error
     }
   }
 

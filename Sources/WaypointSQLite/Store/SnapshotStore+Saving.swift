@@ -17,6 +17,23 @@ extension SnapshotStore {
   ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
   @discardableResult
   public func save(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) -> SaveResult {
+    // A scene's latest snapshot can never be negative: the condition always holds.
+    guard let result = try save(snapshot, scene: scene, ifLatestIs: nil) else {
+      throw .snapshotNotFound(scene: scene, id: -1)
+    }
+    return result
+  }
+
+  /// Saves a snapshot as ``save(_:scene:)`` does, but only while the scene's latest snapshot is
+  /// still `expected`, checked in the same transaction: a tool that rewrites a snapshot it read
+  /// earlier (`waypoint repair`) never buries a save the app made meanwhile.
+  ///
+  /// - Returns: `nil`, writing nothing, when the scene's latest snapshot is no longer `expected`.
+  /// - Throws: as ``save(_:scene:)``.
+  public func save(_ snapshot: SceneSnapshot, scene: String, ifLatestIs expected: Int64?)
+    throws(StoreError)
+    -> SaveResult?
+  {
     do {
       try snapshot.validate()
     } catch {
@@ -29,7 +46,7 @@ extension SnapshotStore {
     }
     let savedAt = Int64(snapshot.metadata.savedAt.timeIntervalSince1970)
     let retention = configuration.retention
-    return try write { db throws(SQLiteError) in
+    return try write { db throws(SQLiteError) -> SaveResult? in
       var latest: (id: Int64, savedAt: Int64, document: Data, quarantined: Bool)?
       try db.query(
         "SELECT id, saved_at, document, quarantine IS NOT NULL FROM snapshot WHERE scene_id = ? ORDER BY id DESC LIMIT 1",
@@ -37,6 +54,7 @@ extension SnapshotStore {
       ) { row throws(SQLiteError) in
         latest = (row.int64(0), row.int64(1), row.blob(2) ?? Data(), row.int(3) != 0)
       }
+      if let expected, latest?.id != expected { return nil }
       if let latest, !latest.quarantined {
         var comparable = document
         if latest.savedAt != savedAt {
