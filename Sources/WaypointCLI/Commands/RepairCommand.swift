@@ -125,8 +125,9 @@ enum RepairCommand: WaypointCommand {
         snapshot, manifest.validate(snapshot, policy: policy, limits: limits))
     else { return nil }
     repaired.metadata.savedAt = Date()
-    return try context.store { () throws(StoreError) in try store.save(repaired, scene: entry.scene)
-    }.snapshotID
+    return try context.store { () throws(StoreError) in
+      try store.save(repaired, scene: entry.scene, ifLatestIs: entry.snapshot)
+    }?.snapshotID
   }
 
   /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
