@@ -185,6 +185,21 @@ struct StoreTests {
     #expect(registry.schemaVersion == 1)
   }
 
+  @Test("scenes does not read a planted oversized latest document")
+  func scenesSkipOversized() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let id = try store.save(try snapshot([.home]), scene: "A").snapshotID
+    try store.withDatabase { db throws(SQLiteError) in
+      try db.run(
+        "UPDATE snapshot SET document = ? WHERE id = ?",
+        [.blob(Data(repeating: 0x20, count: (1 << 20) + 1)), .integer(id)])
+    }
+    let scenes = try store.scenes()
+    #expect(scenes.map(\.id) == ["A"])
+    #expect(scenes.first?.stackDepths == [:])
+    #expect(scenes.first?.latest.byteCount == (1 << 20) + 1)
+  }
+
   @Test("a snapshot over the document limit is refused before anything is written")
   func oversizedSnapshot() throws {
     let store = try SnapshotStore(

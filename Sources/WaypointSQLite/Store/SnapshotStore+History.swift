@@ -125,7 +125,8 @@ extension SnapshotStore {
     }
   }
 
-  /// Every scene with its latest snapshot, sorted by scene id.
+  /// Every scene with its latest snapshot, sorted by scene id. A latest document over the size limit
+  /// is not read; its scene's ``SceneSummary/stackDepths`` are empty.
   public func scenes() throws(StoreError) -> [SceneSummary] {
     let limits = configuration.limits
     return try read { db throws(SQLiteError) in
@@ -133,12 +134,14 @@ extension SnapshotStore {
       try db.query(
         """
         SELECT \(Self.infoColumns("s.")),
-          c.total, c.quarantined, s.document
+          c.total, c.quarantined, CASE WHEN length(s.document) <= ? THEN s.document END
         FROM snapshot s JOIN (
           SELECT scene_id, max(id) AS latest, count(*) AS total, count(quarantine) AS quarantined
           FROM snapshot GROUP BY scene_id) c ON s.id = c.latest
         ORDER BY s.scene_id
-        """
+        """,
+        // A document over the limit is not read into memory; its stack depths are left out.
+        [.integer(Int64(limits.maxDocumentBytes))]
       ) { row throws(SQLiteError) in
         let depths = (try? SceneSnapshot(decoding: row.blob(13) ?? Data(), limits: limits))?.stacks
           .mapValues(\.count)
