@@ -1,0 +1,58 @@
+// libFuzzer harness for everything in Waypoint that reads untrusted bytes: snapshot documents,
+// NavigationPath representations, route manifests and offline validation. Built by Scripts/fuzz
+// with the Waypoint sources, outside SwiftPM (a SwiftPM target cannot link -sanitize=fuzzer).
+import Foundation
+
+enum FuzzRoute: Codable, Hashable, Sendable {
+  case home
+  case item(id: Int, tags: [String])
+  case profile(userId: UUID, nickname: String?)
+}
+
+struct FuzzArticle: Codable, Hashable, Sendable {
+  var slug: String
+  var page: Int8
+  var related: [FuzzArticle]?
+}
+
+nonisolated(unsafe) let registry: RouteRegistry = {
+  var registry = RouteRegistry(schemaVersion: 2)
+  try? registry.register(
+    FuzzRoute.self, tag: "F.Route", version: 2,
+    migrations: [
+      RouteMigration(
+        from: 1,
+        [
+          .renameCase(from: "old", to: "home"),
+          .renameField(case: "item", from: "identifier", to: "id"),
+          .addField(case: "item", name: "tags", default: .array([])), .removeCase("gone"),
+          .mapValues(
+            case: "profile", field: "userId",
+            table: [.integer(1): .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")]),
+        ])
+    ],
+    examples: [.home, .item(id: 1, tags: ["a"]), .profile(userId: UUID(), nickname: nil)])
+  try? registry.register(
+    FuzzArticle.self, tag: "F.Article", examples: [FuzzArticle(slug: "a", page: 1, related: [])])
+  return registry
+}()
+
+nonisolated(unsafe) let manifest = RouteManifest(registry: registry)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+  let data = Data(bytes: start, count: count)
+  for policy in RestorePolicy.allCases {
+    let restorer = Restorer(registry: registry, policy: policy)
+    _ = restorer.restore(encoded: data)
+    _ = restorer.restore(navigationPath: data)
+    _ = manifest.validate(encoded: data, policy: policy)
+  }
+  _ = try? RouteManifest(decoding: data)
+  if let text = String(data: data, encoding: .utf8), let value = try? JSONValue(parsing: text) {
+    for route in manifest.routes {
+      _ = route.shape.validate(value, references: { manifest.route(named: $0)?.shape })
+    }
+  }
+  return 0
+}
