@@ -95,15 +95,17 @@ enum ValidateCommand: WaypointCommand {
         crashLoop =
           "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
       }
-      let validation: OfflineValidation
       if stored.document.isEmpty && stored.info.byteCount > 0 {
-        let error = SnapshotFormatError.tooLarge(
-          byteCount: stored.info.byteCount, limit: limits.maxDocumentBytes)
-        validation = manifest.validate(encoded: Data(), policy: policy, limits: limits)
-        unreadable = error.description
-      } else {
-        validation = manifest.validate(encoded: stored.document, policy: policy, limits: limits)
+        // The store did not read a document over the limit: nothing to validate.
+        unreadable =
+          SnapshotFormatError.tooLarge(
+            byteCount: stored.info.byteCount, limit: limits.maxDocumentBytes
+          )
+          .description
+        outcome = RestoreReport.Outcome.root.rawValue
+        return
       }
+      let validation = manifest.validate(encoded: stored.document, policy: policy, limits: limits)
       outcome = validation.report.outcome.rawValue
       for entry in validation.entries {
         let location = entry.location.description

@@ -28,15 +28,6 @@ extension SnapshotStore {
 
   /// A path for a backup next to the store: `<path>.backup-<UTC time>`, with a counter when taken.
   public func backupPath(now: Date = Date()) -> String {
-    let stamp = ISO8601DateFormatter.string(
-      from: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
-      formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
-    var candidate = "\(path).backup-\(stamp)"
-    var counter = 1
-    while FileManager.default.fileExists(atPath: candidate) {
-      counter += 1
-      candidate = "\(path).backup-\(stamp)-\(counter)"
-    }
-    return candidate
+    StoreFile.freePath(beside: path, label: "backup", now: now)
   }
 }

@@ -37,17 +37,7 @@ enum StoreFile {
   /// Renames a corrupt store and its `-wal` and `-shm` files to `<path>.corrupt-<UTC time>`, never
   /// deleting anything, and returns the new path of the main file.
   static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
-    let stamp = now.formatted(
-      .iso8601.year().month().day().time(includingFractionalSeconds: false).dateTimeSeparator(
-        .standard)
-    )
-    .replacingOccurrences(of: ":", with: "")
-    var target = "\(path).corrupt-\(stamp)"
-    var counter = 1
-    while FileManager.default.fileExists(atPath: target) {
-      counter += 1
-      target = "\(path).corrupt-\(stamp)-\(counter)"
-    }
+    let target = freePath(beside: path, label: "corrupt", now: now)
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
       guard rename(path + suffix, target + suffix) == 0 else {
         throw .ioError(
@@ -56,5 +46,20 @@ enum StoreFile {
       }
     }
     return target
+  }
+
+  /// A path next to `path` that no file takes: `<path>.<label>-<UTC time>` (`YYYYMMDDTHHMMSSZ`),
+  /// with `-2`, `-3`, … added when taken. Used for files moved aside and for backups.
+  static func freePath(beside path: String, label: String, now: Date) -> String {
+    let stamp = ISO8601DateFormatter.string(
+      from: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
+      formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+    var candidate = "\(path).\(label)-\(stamp)"
+    var counter = 1
+    while FileManager.default.fileExists(atPath: candidate) {
+      counter += 1
+      candidate = "\(path).\(label)-\(stamp)-\(counter)"
+    }
+    return candidate
   }
 }
