@@ -58,8 +58,13 @@ struct ScenesCommandTests {
   func hostileText() throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
-    try store.save(
-      try stackSnapshot([.settings], build: "1\u{1B}[2J"), scene: "evil\u{1B}]0;x\u{7}\nline")
+    try store.save(try stackSnapshot([.settings], build: "1\u{1B}[2J"), scene: "evil")
+    // No app can save such an id (SceneID refuses control characters); a planted store can hold one.
+    #expect(
+      rawSQL(
+        path,
+        "UPDATE snapshot SET scene_id = 'evil' || char(27, 93) || '0;x' || char(7, 10) || 'line'")
+        == 0)
     let result = run(["--db", path, "scenes"])
     #expect(result.status == 0)
     #expect(!result.out.contains("\u{1B}"))

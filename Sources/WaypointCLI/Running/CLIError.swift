@@ -28,7 +28,8 @@ struct CLIError: Error, Hashable, Sendable {
     exitCode =
       switch error {
       case .cannotOpen: .noInput
-      case .notAWaypointStore, .newerSchema, .corrupt, .invalidSnapshot, .snapshotNotFound:
+      case .notAWaypointStore, .newerSchema, .corrupt, .invalidSnapshot, .invalidSceneID,
+        .snapshotNotFound:
         .dataError
       case .busy: .busy
       case .diskFull, .readOnly, .ioError: .ioError

@@ -23,13 +23,15 @@ public struct SnapshotImporter {
   /// latest snapshot and never trims the scene's history: the store holds what was imported.
   ///
   /// - Returns: the new snapshot's id.
-  /// - Throws: ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
+  /// - Throws: ``StoreError/invalidSceneID(_:reason:)`` for an id that ``SceneID`` refuses;
+  ///   ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
   ///   ``SceneSnapshot/validate()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
   ///   The whole import is then rolled back.
   @discardableResult
   public func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
+    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
       try snapshot.validate()
     } catch {

@@ -9,8 +9,10 @@ extension SnapshotStore {
   /// ``StoreConfiguration/retention`` snapshots (quarantined ones are kept). A save that returned is
   /// durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
   ///
-  /// - Parameter scene: Any string; on iOS, `UISceneSession.persistentIdentifier`.
-  /// - Throws: ``StoreError``: ``StoreError/invalidSnapshot(_:)`` for a document over
+  /// - Parameter scene: On iOS, `UISceneSession.persistentIdentifier`; any string that
+  ///   ``SceneID`` accepts.
+  /// - Throws: ``StoreError``: ``StoreError/invalidSceneID(_:reason:)`` for an id that
+  ///   ``SceneID`` refuses, ``StoreError/invalidSnapshot(_:)`` for a document over
   ///   ``SnapshotLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/validate()``, ``StoreError/busy(path:)`` when another process held
   ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
   ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
@@ -34,6 +36,7 @@ extension SnapshotStore {
     throws(StoreError)
     -> SaveResult?
   {
+    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
       try snapshot.validate()
     } catch {

@@ -28,6 +28,9 @@ public enum StoreError: Error, Hashable, Sendable {
   case ioError(path: String, detail: String)
   /// The snapshot cannot be stored as it is (for example over ``SnapshotLimits/maxDocumentBytes``).
   case invalidSnapshot(SnapshotFormatError)
+  /// The scene id breaks the rule of ``SceneID`` (empty, too long, or holding a control
+  /// character); nothing was written.
+  case invalidSceneID(String, reason: String)
   /// No snapshot with this id belongs to the scene.
   case snapshotNotFound(scene: String, id: Int64)
   /// Any other SQLite failure, with SQLite's code and message.
@@ -61,6 +64,7 @@ extension StoreError: CustomStringConvertible {
     case .readOnly(let path, let detail): "\(path): read-only: \(detail)"
     case .ioError(let path, let detail): "\(path): I/O error: \(detail)"
     case .invalidSnapshot(let error): "snapshot cannot be stored: \(error)"
+    case .invalidSceneID(_, let reason): "invalid scene id: \(reason)"
     case .snapshotNotFound(let scene, let id): "no snapshot \(id) in scene \(scene)"
     case .sqlite(let path, let error): "\(path): \(error)"
     }
