@@ -37,7 +37,7 @@ extension DemoCommand: WaypointCommand {
     }
     guard context.json else {
       console.out("\nStore: \(path)")
-      console.out("Inspect it: waypoint --db \(path) scenes")
+      console.out("Inspect it: \(invocation) --db \(path) scenes")
       return .ok
     }
     let store = try context.openStore(.read, path: path)
@@ -45,6 +45,14 @@ extension DemoCommand: WaypointCommand {
     try context.printJSON(
       DemoJSON(store: path, scenes: scenes.map(ScenesCommand.SceneJSON.init)))
     return .ok
+  }
+
+  /// How the user runs this tool: `swift run waypoint` from a package checkout (the executable sits
+  /// in a `.build` folder), `waypoint` once it is installed, so that the printed command works as
+  /// written.
+  static var invocation: String {
+    let executable = CommandLine.arguments.first ?? ""
+    return executable.contains("/.build/") ? "swift run waypoint" : "waypoint"
   }
 
   private struct DemoJSON: Encodable {
