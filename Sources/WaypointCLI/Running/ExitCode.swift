@@ -11,6 +11,9 @@ enum ExitCode: Int32, Hashable, Sendable {
   case dataError = 65
   /// A file to read does not exist or cannot be opened (`EX_NOINPUT`).
   case noInput = 66
+  /// An output file is refused: something stands where it would go that the command must not
+  /// replace (the store it reads, a directory, a file without `--force`) (`EX_CANTCREAT`).
+  case cantCreate = 73
   /// Reading or writing failed (`EX_IOERR`).
   case ioError = 74
   /// The store is busy (locked by another connection): try again (`EX_TEMPFAIL`).
@@ -26,6 +29,10 @@ enum ExitCode: Int32, Hashable, Sendable {
       "Bad data: not a Waypoint store, a corrupt file, a malformed input, an unknown scene."
     ),
     (.noInput, "The store or input file does not exist, or is a directory."),
+    (
+      .cantCreate,
+      "An output file is refused: it is the store, a directory, or exists and --force is not given."
+    ),
     (.ioError, "Reading or writing failed."),
     (.busy, "The store is locked by another connection: try again."),
   ]
