@@ -141,7 +141,7 @@ extension SnapshotStore {
     UNION ALL
     SELECT id FROM (
       SELECT id, row_number() OVER (PARTITION BY scene_id ORDER BY id DESC) AS rank
-      FROM snapshot WHERE ?1 IS NULL OR saved_at >= ?1)
+      FROM snapshot WHERE ?2 IS NOT NULL AND (?1 IS NULL OR saved_at >= ?1))
     WHERE rank > ?2
     """
 
