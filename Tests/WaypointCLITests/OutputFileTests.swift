@@ -112,6 +112,40 @@ struct OutputFileTests {
     #expect(OutputFile.existing(link) == .file)
   }
 
+  @Test("a device or a pipe is written into, never replaced, without --force")
+  func deviceWrittenInto() throws {
+    let store = try exampleStore(directory)
+    let result = run(["--db", store, "export", "--output", "/dev/null"])
+    #expect(result.status == 0)
+    #expect(result.out == "Exported 4 snapshots to /dev/null.")
+    #expect(OutputFile.isStream("/dev/null"))
+    // Through a link, as a shell's /dev/fd/N or /dev/stdout is one.
+    let link = directory.path("null-link")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    #expect(run(["--db", store, "export", "--output", link]).status == 0)
+    #expect(OutputFile.existing(link) == .link)
+  }
+
+  @Test("a named pipe gets the export as stdout would, and stays a pipe")
+  func pipeWrittenInto() async throws {
+    let store = try exampleStore(directory)
+    let fifo = directory.path("pipe")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The reader opens the pipe as the command opens it for writing, and reads to the end.
+    let reader = Task.detached { () -> Data in
+      guard let handle = FileHandle(forReadingAtPath: fifo) else { return Data() }
+      return handle.readDataToEndOfFile()
+    }
+    let result = run(["--db", store, "export", "--output", fifo])
+    #expect(result.status == 0)
+    // Should the command have failed before it opened the pipe, this ends the reader's wait.
+    let unblock = open(fifo, O_WRONLY | O_NONBLOCK)
+    if unblock >= 0 { close(unblock) }
+    let received = await reader.value
+    #expect(received == run(["--db", store, "export"]).outData)
+    #expect(OutputFile.isStream(fifo))
+  }
+
   @Test("a directory at the output path is refused, with or without --force")
   func directoryRefused() throws {
     let store = try exampleStore(directory)

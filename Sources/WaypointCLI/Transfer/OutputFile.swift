@@ -14,7 +14,8 @@ import Foundation
 ///    the path, a hard link or a symbolic link to it is caught), and its `-wal` and `-shm` files by
 ///    folder and name, whether or not they exist yet. `--force` does not change this.
 /// 2. Never a directory. Never an existing file or symbolic link unless the command was given
-///    `--force`; then the name is replaced, never what a link points to.
+///    `--force`; then the name is replaced, never what a link points to. A pipe or a device
+///    (`/dev/stdout`, a shell's `>(…)`) is written into as it is.
 /// 3. Written to a temporary file in the same folder (`.NAME.tmp-XXXXXXXX`, created exclusively,
 ///    without following links), then renamed into place: a command that fails or is killed leaves
 ///    the old file as it was, never a partial one under the name. Without `--force` the rename does
@@ -63,6 +64,15 @@ enum OutputFile {
     }
   }
 
+  /// Whether `path` is, or links to, a pipe, a socket or a character device: something a command
+  /// writes into rather than replaces.
+  static func isStream(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    let kind = info.st_mode & mode_t(S_IFMT)
+    return kind == mode_t(S_IFIFO) || kind == mode_t(S_IFCHR) || kind == mode_t(S_IFSOCK)
+  }
+
   /// Checks that the command may create `path`.
   ///
   /// - Parameters:
@@ -82,6 +92,8 @@ enum OutputFile {
         exitCode: .cantCreate,
         message: "\(path): is \(companion) the command reads (\(store)); refusing to write over it")
     }
+    // A pipe or a device (`/dev/stdout`, `>(gzip)`) is written into, never replaced.
+    if isStream(path) { return false }
     switch existing(path) {
     case .nothing:
       return false

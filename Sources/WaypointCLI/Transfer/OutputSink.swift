@@ -8,10 +8,12 @@ import Foundation
 
 /// Where a command streams its output: stdout, or a file created by the rule of ``OutputFile``
 /// (never the store, never an existing file without `--force`, written to a temporary file beside
-/// it and renamed into place only when the command succeeds). Writes are buffered.
+/// it and renamed into place only when the command succeeds), or a pipe or device such as
+/// `/dev/stdout`, written into directly. Writes are buffered.
 final class OutputSink {
   private let console: Console
-  private let target: (path: String, temporary: String, handle: FileHandle, force: Bool)?
+  /// The file, and the temporary file it is written to (`nil` for a pipe or a device).
+  private let target: (path: String, temporary: String?, handle: FileHandle, force: Bool)?
   private var buffer = Data()
   private static let flushSize = 64 << 10
 
@@ -33,6 +35,15 @@ final class OutputSink {
   ) throws(CLIError) {
     self.console = console
     try OutputFile.check(path, force: force, store: store)
+    if OutputFile.isStream(path) {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw CLIError(
+          exitCode: .ioError, message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+      }
+      target = (path, nil, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), force)
+      return
+    }
     let (temporary, descriptor) = try OutputFile.temporary(beside: path, mode: mode)
     target = (path, temporary, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), force)
   }
@@ -50,20 +61,21 @@ final class OutputSink {
     try flush()
     guard let target else { return }
     do {
-      try target.handle.synchronize()
+      if target.temporary != nil { try target.handle.synchronize() }
       try target.handle.close()
     } catch {
       abandon()
       throw CLIError(exitCode: .ioError, message: "\(target.path): cannot write: \(error)")
     }
-    try OutputFile.place(target.temporary, at: target.path, replacing: target.force)
+    guard let temporary = target.temporary else { return }
+    try OutputFile.place(temporary, at: target.path, replacing: target.force)
   }
 
   /// Removes the temporary file of a command that failed.
   func abandon() {
     guard let target else { return }
     try? target.handle.close()
-    unlink(target.temporary)
+    if let temporary = target.temporary { unlink(temporary) }
   }
 
   private func flush() throws(CLIError) {
