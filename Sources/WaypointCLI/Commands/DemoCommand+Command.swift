@@ -9,12 +9,17 @@ extension DemoCommand: WaypointCommand {
       name: "demo",
       summary: "Save an example app's scene, update the app, and restore what still decodes.",
       discussion: [
-        "Leaves its store, waypoint.sqlite, in DIR (replaced on every run) and says where, so "
-          + "that the other commands can inspect it."
+        "Leaves its store, waypoint.sqlite, and its route manifest, routes.manifest.json, in DIR "
+          + "and says where, so that the other commands can inspect them. A store or manifest "
+          + "from an earlier run of the demo is replaced; any other file of those names is left "
+          + "alone and the demo exits 73, unless --force is given."
       ],
       options: [
         .option(
-          outputOption, value: "DIR", help: "Where to leave the store. Default: waypoint-demo.")
+          outputOption, value: "DIR",
+          help: "Where to leave the store and manifest. Default: waypoint-demo."),
+        OutputFile.forceDeclaration(
+          help: "Replace a store or manifest in DIR that the demo did not write."),
       ],
       usesStore: false)
   }
@@ -29,7 +34,11 @@ extension DemoCommand: WaypointCommand {
       if !json { console.out(line) }
     }
     do {
-      _ = try run(outputDirectory: directory, print: print)
+      _ = try run(
+        outputDirectory: directory, force: context.arguments.isSet(OutputFile.forceFlag),
+        print: print)
+    } catch let error as CLIError {
+      throw error
     } catch let error as StoreError {
       throw CLIError(error)
     } catch {

@@ -11,6 +11,9 @@ enum ExitCode: Int32, Hashable, Sendable {
   case dataError = 65
   /// A file to read does not exist or cannot be opened (`EX_NOINPUT`).
   case noInput = 66
+  /// An output file is refused: something stands where it would go that the command must not
+  /// replace (the store it reads, a directory, a file without `--force`) (`EX_CANTCREAT`).
+  case cantCreate = 73
   /// Reading or writing failed (`EX_IOERR`).
   case ioError = 74
   /// The store is busy (locked by another connection): try again (`EX_TEMPFAIL`).
@@ -34,9 +37,15 @@ enum ExitCode: Int32, Hashable, Sendable {
     ),
     (.noInput, "The store or an input file does not exist, or is a directory."),
     (
+      .cantCreate,
+      "An output file is refused (can't create): it is the store the command reads (or its -wal or "
+        + "-shm), a directory, or an existing file without --force; a new store where a dangling "
+        + "symbolic link or a stray journal stands."
+    ),
+    (
       .ioError,
-      "Reading or writing failed (an I/O error, a full disk, a read-only location, an output file "
-        + "that cannot be created)."
+      "Reading or writing failed (an I/O error, a full disk, a read-only location, a missing folder "
+        + "for an output file)."
     ),
     (.busy, "The store is busy (locked by another connection): try again."),
   ]
