@@ -65,10 +65,20 @@ struct CommandContext {
 
   /// The error for a scene the store does not hold (exit 65), suggesting a close scene id.
   func noScene(_ id: String, in store: SnapshotStore) -> CLIError {
-    let known = (try? store.scenes().map(\.id)) ?? []
+    let suggestion = Self.sceneSuggestion(for: id, in: store).best
     return .data(
       "\(store.path): no scene '\(Formatting.printable(id))'"
-        + Formatting.printable(Suggestions.didYouMean(id, in: known)))
+        + Formatting.printable(Suggestions.phrase(suggestion)))
+  }
+
+  /// The search for a scene id close to `id`, run over the store's scene index with bounded work
+  /// (see ``Suggestions/Search``): ids of a length that cannot be close are filtered out by SQLite
+  /// and no document is read. A store that cannot be read gives no suggestion.
+  static func sceneSuggestion(for id: String, in store: SnapshotStore) -> Suggestions.Search {
+    var search = Suggestions.Search(word: id)
+    guard let lengths = search.lengths else { return search }
+    try? store.forEachSceneID(lengths: lengths) { search.consider($0) }
+    return search
   }
 
   /// Writes the command's one JSON document on stdout.
