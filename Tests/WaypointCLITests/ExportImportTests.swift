@@ -69,7 +69,7 @@ struct ExportImportTests {
     arguments: [
       ("not json", "2: not valid JSON"),
       ("[1,2]", "2: a line must be a JSON object"),
-      (#"{"document":{}}"#, #"2: "scene" must be a non-empty string"#),
+      (#"{"document":{}}"#, #"2: "scene" must be a string"#),
       (#"{"scene":"a"}"#, #"2: "document" must be a snapshot document (a JSON object)"#),
       (#"{"scene":"a","document":{"format":1}}"#, "2: document: missing field savedAt"),
       (

@@ -27,14 +27,9 @@ enum CheckCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let full = context.arguments.isSet(fullOption)
     let path = context.storePath
-    // Opened for the existence and directory checks only; the check uses its own connection.
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CLIError(exitCode: .noInput, message: "\(path): no such file")
-    }
-    guard !isDirectory.boolValue else {
-      throw CLIError(exitCode: .noInput, message: "\(path): is a directory, not a store file")
-    }
+    // The same rule as every command for a missing file, a directory or an empty file; the check
+    // then uses its own connection.
+    try CommandContext.checkStoreFile(path, mayBeMissing: false)
     let progress = Progress(console: context.console, label: "checking \(path)")
     defer { progress.finish() }
     let check = try context.store { () throws(StoreError) in

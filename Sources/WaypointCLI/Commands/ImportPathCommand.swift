@@ -34,6 +34,10 @@ enum ImportPathCommand: WaypointCommand {
     let path = context.arguments.positional(file) ?? "-"
     let scene = context.arguments.value(sceneOption) ?? ""
     let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
+    // Checked before anything is read or created: the store's own rule for scene ids.
+    if let reason = SceneID.problem(with: scene) {
+      throw .data("\(sceneOption) '\(Formatting.printable(scene))': \(reason)")
+    }
     let limits = StoreConfiguration().limits
     let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
     let records: [RouteRecord]

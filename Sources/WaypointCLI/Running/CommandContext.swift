@@ -33,18 +33,12 @@ struct CommandContext {
   /// Opens the store for the command (or the one at `path`). Never recovers a corrupt file: a tool must not move a
   /// user's file aside.
   ///
-  /// - Throws: ``CLIError``: exit 66 for a missing file (`read`, `write`) or a directory; otherwise
-  ///   the store's error with its exit status.
+  /// - Throws: ``CLIError``: exit 66 for a missing file (`read`, `write`) or a directory, 65 for an
+  ///   empty file (whatever the mode: an empty file is never turned into a store); otherwise the
+  ///   store's error with its exit status.
   func openStore(_ mode: StoreMode, path: String? = nil) throws(CLIError) -> SnapshotStore {
     let path = path ?? storePath
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-    if exists, isDirectory.boolValue {
-      throw CLIError(exitCode: .noInput, message: "\(path): is a directory, not a store file")
-    }
-    if !exists, mode != .create {
-      throw CLIError(exitCode: .noInput, message: "\(path): no such file")
-    }
+    try Self.checkStoreFile(path, mayBeMissing: mode == .create)
     do {
       return try SnapshotStore(
         path: path, configuration: StoreConfiguration(recoversCorruptFiles: false),
@@ -54,12 +48,32 @@ struct CommandContext {
     }
   }
 
-  /// Runs a store call, turning its error into the command's.
+  /// The one rule for what stands at a store path, before SQLite opens it: a directory or (unless
+  /// `mayBeMissing`) nothing exits 66; an empty file exits 65 for every command, reading or
+  /// writing, so that no command turns a 0-byte file into a store.
+  static func checkStoreFile(_ path: String, mayBeMissing: Bool) throws(CLIError) {
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    if exists, isDirectory.boolValue {
+      throw CLIError(exitCode: .noInput, message: "\(path): is a directory, not a store file")
+    }
+    guard exists else {
+      if mayBeMissing { return }
+      throw CLIError(exitCode: .noInput, message: "\(path): no such file")
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+    if size?.int64Value == 0 {
+      throw .data("\(path): empty file (0 bytes), not a Waypoint store")
+    }
+  }
+
+  /// Runs a store call, turning its error into the command's, which names the store even when
+  /// the store's error does not (an unknown snapshot, a snapshot that cannot be stored).
   func store<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
     do {
       return try body()
     } catch {
-      throw CLIError(error)
+      throw CLIError(error, store: storePath)
     }
   }
 

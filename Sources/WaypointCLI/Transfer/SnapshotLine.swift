@@ -67,8 +67,11 @@ enum SnapshotLine {
     guard case .object(let members) = value else {
       throw Problem(message: "a line must be a JSON object")
     }
-    guard case .string(let scene)? = members["scene"], !scene.isEmpty else {
-      throw Problem(message: "\"scene\" must be a non-empty string")
+    guard case .string(let scene)? = members["scene"] else {
+      throw Problem(message: "\"scene\" must be a string")
+    }
+    if let reason = SceneID.problem(with: scene) {
+      throw Problem(message: "\"scene\": \(reason)")
     }
     guard let document = members["document"], case .object = document else {
       throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")
