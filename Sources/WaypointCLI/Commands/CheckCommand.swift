@@ -91,8 +91,16 @@ enum CheckCommand: WaypointCommand {
       var reason: String
     }
 
+    /// The integrity check's findings one per line: SQLite packs several lines into one row, under
+    /// a `*** in database main ***` header that says nothing here.
+    var findings: [String] {
+      check.integrityProblems.flatMap { $0.split(whereSeparator: \.isNewline) }
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty && $0 != "*** in database main ***" }
+    }
+
     var problems: [String] {
-      var problems = check.integrityProblems.map { "integrity: \($0)" }
+      var problems = findings.map { "integrity: \($0)" }
       let supported = SnapshotStore.supportedSchemaVersion
       if check.schemaVersion > supported {
         problems.append(
@@ -118,7 +126,7 @@ enum CheckCommand: WaypointCommand {
       let integrity =
         check.integrityProblems.isEmpty
         ? style.green("ok")
-        : style.red(Formatting.count(check.integrityProblems.count, "finding"))
+        : style.red(Formatting.count(findings.count, "finding"))
       var lines = [
         "store          \(text(path))",
         "integrity      \(integrity) (\(check.depth.rawValue))",
@@ -145,6 +153,11 @@ enum CheckCommand: WaypointCommand {
       }
       lines.append("result         " + style.red(Formatting.count(problems.count, "problem")))
       lines += problems.map { "  - " + text($0) }
+      if !findings.isEmpty {
+        lines.append(
+          "hint           'waypoint recover --output NEW.sqlite' copies every snapshot that can "
+            + "still be read into a new store")
+      }
       return lines
     }
 
@@ -161,7 +174,7 @@ enum CheckCommand: WaypointCommand {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(path, forKey: .store)
       try container.encode(check.depth.rawValue, forKey: .integrityCheck)
-      try container.encode(check.integrityProblems, forKey: .integrity)
+      try container.encode(findings, forKey: .integrity)
       try container.encode(check.schemaVersion, forKey: .schemaVersion)
       try container.encode(SnapshotStore.supportedSchemaVersion, forKey: .supportedSchemaVersion)
       try container.encode(Self.hex(check.applicationID), forKey: .applicationId)
