@@ -44,7 +44,9 @@ enum ImportPathCommand: WaypointCommand {
     do {
       records = try NavigationPathRepresentation.records(from: data, limits: limits)
     } catch {
-      if case .malformedJSON = error { throw .data("\(InputFile.name(path)): not valid JSON") }
+      if case .malformedJSON(let why) = error {
+        throw .data("\(InputFile.name(path)): not valid JSON: \(why)")
+      }
       throw CLIError(error, in: InputFile.name(path))
     }
     let created = !FileManager.default.fileExists(atPath: context.storePath)
@@ -53,7 +55,18 @@ enum ImportPathCommand: WaypointCommand {
     var snapshot = base?.snapshot ?? SceneSnapshot()
     snapshot.stacks[stack] = records
     snapshot.metadata.savedAt = SnapshotMetadata().savedAt
-    let result = try context.store { () throws(StoreError) in try store.save(snapshot, scene: scene)
+    let result: SaveResult
+    do throws(StoreError) {
+      result = try store.save(snapshot, scene: scene)
+    } catch {
+      if case .invalidSnapshot(.tooLarge(let count, let limit)) = error {
+        // The input fit, but with the rest of the scene's latest snapshot the document does not.
+        throw .data(
+          "\(InputFile.name(path)): the snapshot it makes (stack \(Formatting.printable(stack)) "
+            + "with the rest of scene \(Formatting.printable(scene))'s latest snapshot) would be "
+            + "\(count) bytes, over the store's limit of \(limit); nothing written")
+      }
+      throw CLIError(error, store: store.path)
     }
     if context.json {
       try context.printJSON(

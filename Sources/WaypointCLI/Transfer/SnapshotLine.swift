@@ -61,7 +61,13 @@ enum SnapshotLine {
     do {
       value = try JSONValue(parsing: text, limits: lineLimits)
     } catch {
-      if case .malformedJSON = error { throw Problem(message: "not valid JSON") }
+      if case .malformedJSON = error {
+        // One line of a file: the column says where, the line number is the caller's.
+        let problem = JSONSyntax.firstProblem(in: line)
+        throw Problem(
+          message: "not valid JSON"
+            + (problem.map { " at column \($0.column) (byte \($0.offset)): \($0.message)" } ?? ""))
+      }
       throw Problem(message: error.description)
     }
     guard case .object(let members) = value else {
