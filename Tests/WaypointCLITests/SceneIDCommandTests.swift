@@ -109,4 +109,29 @@ struct SceneIDCommandTests {
     #expect(result.status == 65)
     #expect(result.err == "waypoint rollback: \(path): no snapshot 2 in scene café")
   }
+
+  @Test("export --redact piped into import - in real processes, as the issue's example does")
+  func pipeline() throws {
+    let source = try exampleStore(directory)
+    let export = try runProcess(["--db", source, "export", "--redact"])
+    #expect(export.status == 0)
+    let copy = directory.path("shared.sqlite")
+    // Stdin is spooled to a temporary file, removed once read.
+    let spool = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+    let imported = try runProcess(
+      ["--db", copy, "import", "-"], input: export.outData, environment: ["TMPDIR": spool])
+    #expect(imported.status == 0, "\(imported.err)")
+    #expect(imported.out.hasPrefix("Imported 4 snapshots of 3 scenes into \(copy)"))
+    #expect(rawQuery(copy, "SELECT count(*) FROM snapshot") == [["4"]])
+    // A malformed line on stdin is named as stdin, with its line number, and nothing is written.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
+    let bad = try runProcess(
+      ["--db", directory.path("other.sqlite"), "import", "-"],
+      input: export.outData + Data("{\"scene\":\"\"}\n".utf8), environment: ["TMPDIR": spool])
+    #expect(bad.status == 65)
+    #expect(bad.err == "waypoint import: stdin:5: \"scene\": a scene id cannot be empty")
+    #expect(!FileManager.default.fileExists(atPath: directory.path("other.sqlite")))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
+  }
 }
