@@ -208,4 +208,26 @@ struct DamagedStoreTests {
     let elsewhere = run(["--db", path, "recover", "--output", directory.path("no/such/dir.sqlite")])
     #expect(elsewhere.status == 74)
   }
+
+  @Test("recover leaves out a row whose document cannot be decoded, and lists it")
+  func recoverLeavesOutUnreadableDocuments() throws {
+    let path = try exampleStore(directory)
+    #expect(
+      rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("{]".utf8)) == 0)
+    let output = directory.path("copy.sqlite")
+    let result = run(["--db", path, "--json", "recover", "--output", output])
+    #expect(result.status == 1)
+    let json = try result.json()
+    #expect(json["recovered"] as? Int == 3)
+    #expect(json["read"] as? Int == 4)
+    #expect(json["leftOutCount"] as? Int == 1)
+    let leftOut = try #require((json["leftOut"] as? [[String: Any]])?.first)
+    #expect(leftOut["id"] as? Int == 2)
+    #expect(leftOut["scene"] as? String == "phone")
+    #expect(
+      leftOut["reason"] as? String
+        == "its document cannot be read: malformed JSON: expected a member name in quotes, found ']' at line 1, column 2 (byte 1)"
+    )
+    #expect(rawQuery(output, "SELECT count(*) FROM snapshot") == [["3"]])
+  }
 }
