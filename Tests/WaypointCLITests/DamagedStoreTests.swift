@@ -230,4 +230,44 @@ struct DamagedStoreTests {
     )
     #expect(rawQuery(output, "SELECT count(*) FROM snapshot") == [["3"]])
   }
+
+  @Test("recover loses only the row whose document's overflow page is damaged")
+  func recoverAroundADamagedRow() throws {
+    let path = try store()
+    // One snapshot of about 20 KiB, whose document spills onto overflow pages holding a marker.
+    let marker = String(repeating: "WAYPOINT-OVERFLOW-MARKER-", count: 800)
+    do {
+      let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 100))
+      try store.save(
+        SceneSnapshot(stacks: ["main": [RouteRecord(tag: "T", json: "\"\(marker)\"")]]),
+        scene: "big")
+    }
+    let original = rows(path)
+    let bigID = try #require(original.first { $0[1] == "big" }?[0])
+    let (_, _, pageSize) = try leafPages(path)
+    // An overflow page is a page holding the marker that is not a b-tree page (leaf type 0x0D).
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let needle = Data("WAYPOINT-OVERFLOW-MARKER-".utf8)
+    let overflow = try #require(
+      (1...(bytes.count / pageSize)).first { page in
+        let range = (page - 1) * pageSize..<page * pageSize
+        return bytes[range.lowerBound] != 0x0D && bytes[range].range(of: needle) != nil
+      })
+    // Its first four bytes point to the next overflow page: pointing them past the file breaks
+    // the chain.
+    try damage(path, page: overflow, pageSize: pageSize, count: 4)
+    #expect(run(["--db", path, "scenes"]).status == 65)
+    let output = directory.path("recovered.sqlite")
+    let result = run(["--db", path, "--json", "recover", "--output", output])
+    #expect(result.status == 1, "\(result.err)")
+    let json = try result.json()
+    let lost = try #require(json["lost"] as? [[String: Any]])
+    #expect(lost.count == 1)
+    #expect((lost.first?["id"] as? Int).map(String.init) == bigID)
+    #expect(lost.first?["scene"] as? String == "big")
+    #expect((lost.first?["reason"] as? String)?.hasPrefix("its row is damaged") == true)
+    #expect((json["unreadableRanges"] as? [Any])?.isEmpty == true)
+    let kept = original.filter { $0[0] != bigID }
+    #expect(rows(output).map { Array($0.dropFirst()) } == kept.map { Array($0.dropFirst()) })
+  }
 }
