@@ -61,11 +61,14 @@ enum Suggestions {
     private var bestDistance = Int.max
     private var other: [Unicode.Scalar] = []
     private var rows: [Int] = []
+    /// How often each bucket of scalars (the value modulo 64) occurs in the word.
+    private var counts = [Int](repeating: 0, count: 64)
 
     init(word: String, limit: Int? = nil) {
       let scalars = Array(word.unicodeScalars.prefix(Self.maxWordLength + 1))
       self.word = scalars
       self.limit = limit ?? min(2, (scalars.count - 1) / 2)
+      for scalar in scalars { counts[Int(scalar.value & 63)] += 1 }
     }
 
     /// Whether any candidate could be suggested: the word is short enough, and long enough for a
@@ -105,6 +108,25 @@ enum Suggestions {
       }
       guard other.count >= word.count - limit else { return nil }
       candidates += 1
+      // A cheap bound first: an insertion or a deletion changes the counts of characters by 1, a
+      // substitution by 2, a swap not at all, so counts further apart than 2 × limit (counted in
+      // 64 buckets, which only brings them closer) rule the candidate out.
+      // `counts` holds the word's counts between calls: each scalar of the candidate takes one
+      // away (bringing its bucket closer when the word had one left, else further), and is then
+      // given back.
+      let apart = counts.withUnsafeMutableBufferPointer { counts in
+        other.withUnsafeBufferPointer { other in
+          var apart = word.count
+          for scalar in other {
+            let bucket = Int(scalar.value & 63)
+            apart += counts[bucket] > 0 ? -1 : 1
+            counts[bucket] -= 1
+          }
+          for scalar in other { counts[Int(scalar.value & 63)] += 1 }
+          return apart
+        }
+      }
+      guard apart <= 2 * limit else { return nil }
       // A common prefix and suffix cost no edit: only what lies between them is aligned.
       var start = 0
       while start < word.count, start < other.count, word[start] == other[start] { start += 1 }
@@ -148,10 +170,12 @@ enum Suggestions {
       let over = limit + 1
       // Row 0 lives at offset 1 × width, as far as the band of row 1 reads it.
       for column in 0...min(m, limit + 1) { rows[width + column] = column <= limit ? column : over }
+      // Rows rotate through three slots: row r lives at slot (r + 1) % 3.
+      var beforePrevious = 0
+      var previous = width
+      var current = 2 * width
       for row in 1...n {
-        let current = ((row + 1) % 3) * width
-        let previous = (row % 3) * width
-        let beforePrevious = ((row + 2) % 3) * width
+        if row > 1 { (beforePrevious, previous, current) = (previous, current, beforePrevious) }
         let low = max(1, row - limit)
         let high = min(m, row + limit)
         // Only the band is computed; the cells just outside it, which the band reads, are over.
