@@ -68,4 +68,13 @@ struct EmptyFileTests {
     #expect(result.status == 0, "\(arguments): \(result.err)")
     #expect(try SnapshotStore(path: path, access: .readOnly).history(scene: "phone").count == 1)
   }
+
+  @Test("import of an input with no snapshots still refuses a 0-byte store file")
+  func emptyInputEmptyStore() throws {
+    let path = directory.path("empty.sqlite")
+    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+    let result = run(["--db", path, "import", "-"], input: Data("\n\n".utf8))
+    #expect(result.status == 65)
+    #expect(result.err.hasSuffix("\(path): empty file (0 bytes), not a Waypoint store"))
+  }
 }

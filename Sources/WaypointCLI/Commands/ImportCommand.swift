@@ -36,6 +36,8 @@ enum ImportCommand: WaypointCommand {
   private static func run(_ context: CommandContext, path: String, name: String)
     throws(CLIError) -> ExitCode
   {
+    // What stands at the store path is judged first, even when the input holds nothing.
+    try CommandContext.checkStoreFile(context.storePath, mayBeMissing: true)
     let limits = StoreConfiguration().limits
     let progress = Progress(console: context.console, label: "checking \(name)")
     let count = try readLines(path, name: name, limits: limits, progress: progress) { _, _ in true }
