@@ -17,6 +17,9 @@ struct Console: Sendable {
   /// Reads stdin to its end, or up to `limit` bytes (then returns `limit` + 1 bytes at most, so
   /// that the caller can tell the input was longer).
   var readIn: @Sendable (_ limit: Int) throws -> Data
+  /// Reads the next bytes of stdin, at most `count`; empty at its end (`import -`, which streams
+  /// stdin of any length).
+  var readInChunk: @Sendable (_ count: Int) throws -> Data = { _ in Data() }
   /// Whether stdout is a terminal (colours, a final newline after raw output).
   var outIsTerminal: Bool
   /// Whether stderr is a terminal (progress).
@@ -44,6 +47,7 @@ struct Console: Sendable {
         }
         return data.prefix(limit + 1)
       },
+      readInChunk: { count in try FileHandle.standardInput.read(upToCount: count) ?? Data() },
       outIsTerminal: isatty(STDOUT_FILENO) == 1,
       errIsTerminal: isatty(STDERR_FILENO) == 1,
       environment: ProcessInfo.processInfo.environment)

@@ -67,9 +67,9 @@ struct ExportImportTests {
   @Test(
     "a malformed line exits 65 naming its line, and nothing is written, not even a new store",
     arguments: [
-      ("not json", "2: not valid JSON"),
+      ("not json", "2: not valid JSON at column 2 (byte 1): expected 'null', found 'o'"),
       ("[1,2]", "2: a line must be a JSON object"),
-      (#"{"document":{}}"#, #"2: "scene" must be a non-empty string"#),
+      (#"{"document":{}}"#, #"2: "scene" must be a string"#),
       (#"{"scene":"a"}"#, #"2: "document" must be a snapshot document (a JSON object)"#),
       (#"{"scene":"a","document":{"format":1}}"#, "2: document: missing field savedAt"),
       (

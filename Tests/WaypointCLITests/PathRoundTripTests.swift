@@ -97,7 +97,7 @@ struct PathRoundTripTests {
   @Test(
     "malformed input exits 65 naming the input, and writes nothing",
     arguments: [
-      ("[1,2", "stdin: not valid JSON"),
+      ("[1,2", "stdin: not valid JSON: unexpected end of the input at line 1, column 5 (byte 4)"),
       (#"{"a":1}"#, "stdin: a NavigationPath representation must be a JSON array of strings"),
       (#"["a"]"#, "stdin: a NavigationPath array needs type/value pairs but has 1 elements"),
       (#"["a",1]"#, "stdin: element 1 of the NavigationPath array is not a string"),

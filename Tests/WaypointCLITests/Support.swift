@@ -11,6 +11,7 @@ final class Capture: @unchecked Sendable {
   private var outBytes = Data()
   private var errBytes = Data()
   var input = Data()
+  private var inputOffset = 0
   var outIsTerminal = false
   var errIsTerminal = false
   var environment: [String: String] = [:]
@@ -20,6 +21,13 @@ final class Capture: @unchecked Sendable {
       writeOut: { data in self.lock.withLock { self.outBytes.append(data) } },
       writeErr: { data in self.lock.withLock { self.errBytes.append(data) } },
       readIn: { limit in self.lock.withLock { self.input.prefix(limit + 1) } },
+      readInChunk: { count in
+        self.lock.withLock {
+          let chunk = self.input.dropFirst(self.inputOffset).prefix(count)
+          self.inputOffset += chunk.count
+          return Data(chunk)
+        }
+      },
       outIsTerminal: outIsTerminal, errIsTerminal: errIsTerminal, environment: environment)
   }
 

@@ -25,8 +25,10 @@ public enum JSONValue: Hashable, Sendable {
     try limits.check(data, byteLimit: limits.maxPayloadBytes)
     do {
       self = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch let error as DecodingError {
+      throw SnapshotFormatError(error, in: data)
     } catch {
-      throw .malformedJSON(String(describing: error))
+      throw .malformed(data)
     }
   }
 

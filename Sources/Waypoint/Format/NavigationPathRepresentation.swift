@@ -31,9 +31,9 @@ public enum NavigationPathRepresentation {
     } catch let DecodingError.valueNotFound(_, context) {
       throw .elementNotString(index: context.codingPath.last?.intValue ?? 0)
     } catch let error as DecodingError {
-      throw SnapshotFormatError(error)
+      throw SnapshotFormatError(error, in: data)
     } catch {
-      throw .malformedJSON(String(describing: error))
+      throw .malformed(data)
     }
     guard strings.count.isMultiple(of: 2) else { throw .oddElementCount(strings.count) }
     var records: [RouteRecord] = []

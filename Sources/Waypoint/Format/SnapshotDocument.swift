@@ -94,9 +94,9 @@ extension SceneSnapshot {
     } catch let newer as SnapshotDocument.NewerFormat {
       throw .newerFormat(found: newer.found, supported: Self.currentFormatVersion)
     } catch let error as DecodingError {
-      throw SnapshotFormatError(error)
+      throw SnapshotFormatError(error, in: data)
     } catch {
-      throw .malformedJSON(String(describing: error))
+      throw .malformed(data)
     }
     guard document.format >= 1 else {
       throw .invalidField("format", reason: "\(document.format) is not a format version")
@@ -228,8 +228,10 @@ extension SceneSnapshot {
 }
 
 extension SnapshotFormatError {
-  /// Maps a `DecodingError` to the field it concerns.
-  init(_ error: DecodingError) {
+  /// Maps a `DecodingError` to the field it concerns, in the words of JSON rather than Swift's
+  /// (`expected an object, found an array`). For text that is not JSON, `data` (the text that was
+  /// decoded) lets the error name where it stops being JSON.
+  init(_ error: DecodingError, in data: Data? = nil) {
     func path(_ context: DecodingError.Context) -> String {
       context.codingPath.isEmpty ? "document" : CodingPathDescription.dotted(context.codingPath)
     }
@@ -239,14 +241,54 @@ extension SnapshotFormatError {
     case .valueNotFound(_, let context):
       self = .missingField(path(context))
     case .typeMismatch(let type, let context):
-      self = .invalidField(path(context), reason: "expected \(type)")
+      self = .invalidField(
+        path(context), reason: Self.expected(type, debugDescription: context.debugDescription))
     case .dataCorrupted(let context) where context.codingPath.isEmpty:
-      self = .malformedJSON(Self.underlyingMessage(context))
+      if let data, let problem = JSONSyntax.firstProblem(in: data) {
+        self = .malformedJSON(problem.description)
+      } else {
+        self = .malformedJSON(Self.underlyingMessage(context))
+      }
     case .dataCorrupted(let context):
       self = .invalidField(path(context), reason: context.debugDescription)
     @unknown default:
       self = .malformedJSON(String(describing: error))
     }
+  }
+
+  /// `malformedJSON` for `data` that `JSONDecoder` refused, naming where it stops being JSON.
+  static func malformed(_ data: Data, otherwise reason: String = "not valid JSON")
+    -> SnapshotFormatError
+  {
+    .malformedJSON(JSONSyntax.firstProblem(in: data)?.description ?? reason)
+  }
+
+  /// `expected an object, found an array`: the JSON kind a Swift type decodes from, and what the
+  /// decoder found instead when it said so.
+  static func expected(_ type: Any.Type, debugDescription: String) -> String {
+    let name = String(describing: type)
+    let kind: String
+    if name.hasPrefix("Dictionary<") {
+      kind = "an object"
+    } else if name.hasPrefix("Array<") {
+      kind = "an array"
+    } else if name == "String" {
+      kind = "a string"
+    } else if name == "Bool" {
+      kind = "true or false"
+    } else if ["Int", "UInt", "Double", "Float", "Decimal"].contains(where: name.hasPrefix) {
+      kind = "a number"
+    } else {
+      kind = "another kind of value"
+    }
+    guard let found = debugDescription.range(of: "found "),
+      let instead = debugDescription.range(
+        of: " instead", range: found.upperBound..<debugDescription.endIndex)
+    else { return "expected \(kind)" }
+    // Foundation's words for what it found, in JSON's: a dictionary is an object.
+    let what = debugDescription[found.upperBound..<instead.lowerBound]
+      .replacingOccurrences(of: "a dictionary", with: "an object")
+    return "expected \(kind), found \(what)"
   }
 
   private static func underlyingMessage(_ context: DecodingError.Context) -> String {

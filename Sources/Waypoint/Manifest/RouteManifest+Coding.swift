@@ -34,7 +34,7 @@ extension RouteManifest {
     do {
       header = try decoder.decode(Header.self, from: data)
     } catch {
-      throw .malformed(Self.explain(error))
+      throw .malformed(Self.explain(error, in: data))
     }
     guard header.manifest <= Self.currentFormatVersion else {
       throw .newerFormat(found: header.manifest, supported: Self.currentFormatVersion)
@@ -46,7 +46,7 @@ extension RouteManifest {
     do {
       document = try decoder.decode(Document.self, from: data)
     } catch {
-      throw .malformed(Self.explain(error))
+      throw .malformed(Self.explain(error, in: data))
     }
     try self.init(schemaVersion: document.schemaVersion, routes: document.routes)
   }
@@ -61,9 +61,11 @@ extension RouteManifest {
     return (try? encoder.encode(document)) ?? Data()
   }
 
-  private static func explain(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return String(describing: error) }
-    switch SnapshotFormatError(error) {
+  private static func explain(_ error: any Error, in data: Data) -> String {
+    guard let error = error as? DecodingError else {
+      return "not JSON: " + (JSONSyntax.firstProblem(in: data)?.description ?? "not valid JSON")
+    }
+    switch SnapshotFormatError(error, in: data) {
     case .malformedJSON(let why): return "not JSON: \(why)"
     case let other: return other.description
     }

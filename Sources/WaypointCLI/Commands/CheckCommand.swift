@@ -27,14 +27,9 @@ enum CheckCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let full = context.arguments.isSet(fullOption)
     let path = context.storePath
-    // Opened for the existence and directory checks only; the check uses its own connection.
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CLIError(exitCode: .noInput, message: "\(path): no such file")
-    }
-    guard !isDirectory.boolValue else {
-      throw CLIError(exitCode: .noInput, message: "\(path): is a directory, not a store file")
-    }
+    // The same rule as every command for a missing file, a directory or an empty file; the check
+    // then uses its own connection.
+    try CommandContext.checkStoreFile(path, mayBeMissing: false)
     let progress = Progress(console: context.console, label: "checking \(path)")
     defer { progress.finish() }
     let check = try context.store { () throws(StoreError) in
@@ -96,8 +91,16 @@ enum CheckCommand: WaypointCommand {
       var reason: String
     }
 
+    /// The integrity check's findings one per line: SQLite packs several lines into one row, under
+    /// a `*** in database main ***` header that says nothing here.
+    var findings: [String] {
+      check.integrityProblems.flatMap { $0.split(whereSeparator: \.isNewline) }
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty && $0 != "*** in database main ***" }
+    }
+
     var problems: [String] {
-      var problems = check.integrityProblems.map { "integrity: \($0)" }
+      var problems = findings.map { "integrity: \($0)" }
       let supported = SnapshotStore.supportedSchemaVersion
       if check.schemaVersion > supported {
         problems.append(
@@ -123,7 +126,7 @@ enum CheckCommand: WaypointCommand {
       let integrity =
         check.integrityProblems.isEmpty
         ? style.green("ok")
-        : style.red(Formatting.count(check.integrityProblems.count, "finding"))
+        : style.red(Formatting.count(findings.count, "finding"))
       var lines = [
         "store          \(text(path))",
         "integrity      \(integrity) (\(check.depth.rawValue))",
@@ -150,6 +153,11 @@ enum CheckCommand: WaypointCommand {
       }
       lines.append("result         " + style.red(Formatting.count(problems.count, "problem")))
       lines += problems.map { "  - " + text($0) }
+      if !findings.isEmpty {
+        lines.append(
+          "hint           'waypoint recover --output NEW.sqlite' copies every snapshot that can "
+            + "still be read into a new store")
+      }
       return lines
     }
 
@@ -166,7 +174,7 @@ enum CheckCommand: WaypointCommand {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(path, forKey: .store)
       try container.encode(check.depth.rawValue, forKey: .integrityCheck)
-      try container.encode(check.integrityProblems, forKey: .integrity)
+      try container.encode(findings, forKey: .integrity)
       try container.encode(check.schemaVersion, forKey: .schemaVersion)
       try container.encode(SnapshotStore.supportedSchemaVersion, forKey: .supportedSchemaVersion)
       try container.encode(Self.hex(check.applicationID), forKey: .applicationId)

@@ -14,28 +14,43 @@ enum ImportCommand: WaypointCommand {
         "All or nothing: every line is checked before the store is opened, and the snapshots are "
           + "written in one transaction. A malformed line exits 65 naming its line number, and "
           + "nothing is written. Each snapshot gets a new id and keeps its scene, document and "
-          + "quarantine mark; nothing is deduplicated or trimmed. Creates the store if it does "
-          + "not exist."
+          + "quarantine mark; nothing is deduplicated or trimmed. Creates the store if nothing "
+          + "stands at its path. With -, stdin is first copied to a temporary file (0600), read "
+          + "twice like a file, and removed."
       ],
       positionals: [
-        PositionalDeclaration(valueName: file, help: "The JSON Lines file to read.")
+        PositionalDeclaration(
+          valueName: file, help: "The JSON Lines file to read; - reads stdin.")
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let path = context.arguments.positional(file) ?? ""
+    let given = context.arguments.positional(file) ?? ""
+    guard given == "-" else { return try run(context, path: given, name: given) }
+    let spool = try spoolStandardInput(context.console)
+    defer { try? FileManager.default.removeItem(atPath: spool) }
+    return try run(context, path: spool, name: InputFile.name(given))
+  }
+
+  /// Imports the JSON Lines file at `path`, which messages call `name`.
+  private static func run(_ context: CommandContext, path: String, name: String)
+    throws(CLIError) -> ExitCode
+  {
+    // What stands at the store path is judged first, even when the input holds nothing.
+    try CommandContext.checkStoreFile(context.storePath, mayBeMissing: true)
     let limits = StoreConfiguration().limits
-    let progress = Progress(console: context.console, label: "checking \(path)")
-    let count = try readLines(path, limits: limits, progress: progress) { _, _ in true }
+    let progress = Progress(console: context.console, label: "checking \(name)")
+    let count = try readLines(path, name: name, limits: limits, progress: progress) { _, _ in true }
     progress.finish()
     guard count > 0 else {
-      context.note("\(path) holds no snapshots; nothing imported")
+      context.note("\(name) holds no snapshots; nothing imported")
       if context.json { try context.printJSON(ImportJSON(store: context.storePath)) }
       return .ok
     }
     let result = try context.creatingStore { (store, created) throws(CLIError) in
       try insert(
-        path, count: count, limits: limits, into: store, created: created, context: context)
+        path, name: name, count: count, limits: limits, into: store, created: created,
+        context: context)
     }
     if context.json {
       try context.printJSON(result)
@@ -53,7 +68,8 @@ enum ImportCommand: WaypointCommand {
 
   /// Reads the file's `count` snapshots again and inserts them in one transaction.
   private static func insert(
-    _ path: String, count: Int, limits: SnapshotLimits, into store: SnapshotStore, created: Bool,
+    _ path: String, name: String, count: Int, limits: SnapshotLimits, into store: SnapshotStore,
+    created: Bool,
     context: CommandContext
   ) throws(CLIError) -> ImportJSON {
     var result = ImportJSON(store: context.storePath, createdStore: created)
@@ -62,17 +78,19 @@ enum ImportCommand: WaypointCommand {
     defer { writing.finish() }
     let committed = try context.store { () throws(StoreError) in
       try store.importSnapshots { importer throws(StoreError) in
-        var scenes = Set<String>()
+        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes).
+        var scenes = Set<[UInt8]>()
         var insertError: StoreError?
         let again: Int
         do throws(CLIError) {
-          again = try readLines(path, limits: limits, progress: writing) { _, parsed in
+          again = try readLines(path, name: name, limits: limits, progress: writing) {
+            _, parsed in
             do throws(StoreError) {
               let id = try importer.insert(
                 parsed.snapshot, scene: parsed.scene, quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
-              scenes.insert(parsed.scene)
+              scenes.insert(Array(parsed.scene.utf8))
               return true
             } catch {
               insertError = error
@@ -85,7 +103,7 @@ enum ImportCommand: WaypointCommand {
         }
         if let insertError { throw insertError }
         guard again == count else {
-          failure = .data("\(path): the file changed while it was imported")
+          failure = .data("\(name): the file changed while it was imported")
           return false
         }
         result.imported = count
@@ -106,7 +124,7 @@ enum ImportCommand: WaypointCommand {
   /// - Throws: ``CLIError``: 66 for a file that cannot be opened, 65 naming the first malformed
   ///   line, 74 when reading fails.
   private static func readLines(
-    _ path: String, limits: SnapshotLimits, progress: Progress,
+    _ path: String, name: String, limits: SnapshotLimits, progress: Progress,
     _ body: (Int, SnapshotLine.Parsed) -> Bool
   ) throws(CLIError) -> Int {
     let handle = try InputFile.open(path)
@@ -121,9 +139,9 @@ enum ImportCommand: WaypointCommand {
         switch error {
         case .lineTooLong(let number):
           throw .data(
-            "\(path):\(number): line is longer than \(SnapshotLine.maxLineBytes(limits)) bytes")
+            "\(name):\(number): line is longer than \(SnapshotLine.maxLineBytes(limits)) bytes")
         case .unreadable(let reason):
-          throw CLIError(exitCode: .ioError, message: "\(path): cannot read: \(reason)")
+          throw CLIError(exitCode: .ioError, message: "\(name): cannot read: \(reason)")
         }
       }
       guard let (number, bytes) = next else { break }
@@ -132,13 +150,44 @@ enum ImportCommand: WaypointCommand {
       do throws(SnapshotLine.Problem) {
         parsed = try SnapshotLine.parse(bytes, limits: limits)
       } catch {
-        throw .data("\(path):\(number): \(error.message)")
+        throw .data("\(name):\(number): \(error.message)")
       }
       count += 1
       progress.update(count)
       guard body(number, parsed) else { break }
     }
     return count
+  }
+
+  /// Copies stdin to a new temporary file (permissions 0600), so that it can be read twice: once
+  /// to check every line before the store is opened, once to insert.
+  ///
+  /// - Returns: the file's path; the caller removes it.
+  /// - Throws: ``CLIError`` with exit 74 when stdin cannot be read or the copy cannot be written.
+  private static func spoolStandardInput(_ console: Console) throws(CLIError) -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "waypoint-import-\(UUID().uuidString).jsonl"
+    ).path
+    guard
+      FileManager.default.createFile(
+        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
+      let handle = FileHandle(forWritingAtPath: path)
+    else {
+      throw CLIError(
+        exitCode: .ioError, message: "stdin: cannot create a temporary copy at \(path)")
+    }
+    defer { try? handle.close() }
+    do {
+      while true {
+        let chunk = try console.readInChunk(64 << 10)
+        if chunk.isEmpty { break }
+        try handle.write(contentsOf: chunk)
+      }
+    } catch {
+      try? FileManager.default.removeItem(atPath: path)
+      throw CLIError(exitCode: .ioError, message: "stdin: cannot read: \(CLIError.reason(error))")
+    }
+    return path
   }
 
   private struct ImportJSON: Encodable {

@@ -35,13 +35,19 @@ enum ImportPathCommand: WaypointCommand {
     let path = context.arguments.positional(file) ?? "-"
     let scene = context.arguments.value(sceneOption) ?? ""
     let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
+    // Checked before anything is read or created: the store's own rule for scene ids.
+    if let reason = SceneID.problem(with: scene) {
+      throw .data("\(sceneOption) '\(Formatting.printable(scene))': \(reason)")
+    }
     let limits = StoreConfiguration().limits
     let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
     let records: [RouteRecord]
     do {
       records = try NavigationPathRepresentation.records(from: data, limits: limits)
     } catch {
-      if case .malformedJSON = error { throw .data("\(InputFile.name(path)): not valid JSON") }
+      if case .malformedJSON(let why) = error {
+        throw .data("\(InputFile.name(path)): not valid JSON: \(why)")
+      }
       throw CLIError(error, in: InputFile.name(path))
     }
     let (created, base, result) = try context.creatingStore { (store, created) throws(CLIError) in
@@ -49,9 +55,19 @@ enum ImportPathCommand: WaypointCommand {
       var snapshot = base?.snapshot ?? SceneSnapshot()
       snapshot.stacks[stack] = records
       snapshot.metadata.savedAt = SnapshotMetadata().savedAt
-      // Nothing else is deleted: the tool says what it saved, and that is all it changes.
-      let result = try context.store { () throws(StoreError) in
-        try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
+      let result: SaveResult?
+      do throws(StoreError) {
+        // Nothing else is deleted: the tool says what it saved, and that is all it changes.
+        result = try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
+      } catch {
+        if case .invalidSnapshot(.tooLarge(let count, let limit)) = error {
+          // The input fit, but with the rest of the scene's latest snapshot the document does not.
+          throw .data(
+            "\(InputFile.name(path)): the snapshot it makes (stack \(Formatting.printable(stack)) "
+              + "with the rest of scene \(Formatting.printable(scene))'s latest snapshot) would be "
+              + "\(count) bytes, over the store's limit of \(limit); nothing written")
+        }
+        throw CLIError(error, store: store.path)
       }
       guard let result else { throw .data("\(context.storePath): the snapshot was not saved") }
       return (created, base, result)

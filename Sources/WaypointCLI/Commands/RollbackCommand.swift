@@ -33,9 +33,16 @@ enum RollbackCommand: WaypointCommand {
     guard let previous = before.first else {
       throw context.noScene(id, in: store)
     }
-    let latest = try context.store { () throws(StoreError) in
+    let latest: Int64
+    do throws(StoreError) {
       // Nothing else is deleted: the copy is added and the whole history stays.
-      try store.rollback(scene: id, to: target, trimsHistory: false)
+      latest = try store.rollback(scene: id, to: target, trimsHistory: false)
+    } catch {
+      // The snapshot rolled back to cannot be read: say which, as show does.
+      if case .invalidSnapshot(let problem) = error {
+        throw CLIError(problem, in: "\(store.path): snapshot \(target)")
+      }
+      throw CLIError(error, store: store.path)
     }
     let wrote = latest != previous.id
     if context.json {

@@ -22,9 +22,20 @@ struct CLIError: Error, Hashable, Sendable {
     CLIError(exitCode: .dataError, message: message)
   }
 
-  /// A store error, with the exit status its cause calls for.
-  init(_ error: StoreError) {
+  /// A store error, with the exit status its cause calls for. `store`, when given, names the store
+  /// in front of the errors that do not name it themselves.
+  init(_ error: StoreError, store: String? = nil) {
     message = error.description
+    switch error {
+    case .invalidSnapshot, .invalidSceneID, .snapshotNotFound:
+      if let store { message = "\(store): \(message)" }
+    case .corrupt(let path, let detail):
+      message = StoreError.corrupt(path: path, detail: Self.oneLine(detail)).description
+      // A file that is not SQLite at all has nothing to salvage.
+      if detail != "file is not a database" { message += "; " + Self.corruptHint }
+    default:
+      break
+    }
     exitCode =
       switch error {
       case .cannotOpen: .noInput
@@ -49,6 +60,18 @@ struct CLIError: Error, Hashable, Sendable {
         ? "\(path): not a usable Waypoint store: \(sqlite.message)"
         : "\(path): \(sqlite.message) (SQLite error \(sqlite.code.rawValue))"
     }
+  }
+
+  /// What to try with a store whose pages are damaged.
+  static let corruptHint =
+    "'waypoint check' lists the damage; 'waypoint recover --output NEW.sqlite' copies every "
+    + "snapshot that can still be read into a new store"
+
+  /// SQLite's multi-line integrity report on one line, without its `*** in database main ***`
+  /// header.
+  static func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && $0 != "*** in database main ***" }.joined(separator: "; ")
   }
 
   /// A snapshot or input that cannot be read, in `file` (a path, or a path and line: `f.jsonl:3`).

@@ -19,6 +19,7 @@ enum CommandTable {
       ImportPathCommand.self,
       ExportPathCommand.self,
       StatsCommand.self,
+      RecoverCommand.self,
     ]
   }
 

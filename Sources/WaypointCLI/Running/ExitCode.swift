@@ -23,7 +23,11 @@ enum ExitCode: Int32, Hashable, Sendable {
   /// word (a test compares them).
   static let meanings: [(ExitCode, String)] = [
     (.ok, "Done."),
-    (.problemsFound, "The command ran and found problems (check, validate, repair --dry-run)."),
+    (
+      .problemsFound,
+      "The command ran and found problems (check, validate, repair --dry-run, a recover that could "
+        + "not read everything)."
+    ),
     (
       .usage,
       "Usage error: an unknown command or option, a missing or malformed value, a missing or extra "
@@ -31,9 +35,9 @@ enum ExitCode: Int32, Hashable, Sendable {
     ),
     (
       .dataError,
-      "Bad data: not a Waypoint store, a corrupt file, a store from a newer schema, a document that "
-        + "cannot be read, a malformed input file (naming the line for import), a scene or snapshot "
-        + "id the store does not hold."
+      "Bad data: not a Waypoint store, an empty file, a corrupt file, a store from a newer schema, a "
+        + "document that cannot be read, a malformed input file (naming the line for import), a scene "
+        + "id the store refuses, a scene or snapshot id the store does not hold."
     ),
     (.noInput, "The store or an input file does not exist, or is a directory."),
     (

@@ -61,14 +61,23 @@ enum SnapshotLine {
     do {
       value = try JSONValue(parsing: text, limits: lineLimits)
     } catch {
-      if case .malformedJSON = error { throw Problem(message: "not valid JSON") }
+      if case .malformedJSON = error {
+        // One line of a file: the column says where, the line number is the caller's.
+        let problem = JSONSyntax.firstProblem(in: line)
+        throw Problem(
+          message: "not valid JSON"
+            + (problem.map { " at column \($0.column) (byte \($0.offset)): \($0.message)" } ?? ""))
+      }
       throw Problem(message: error.description)
     }
     guard case .object(let members) = value else {
       throw Problem(message: "a line must be a JSON object")
     }
-    guard case .string(let scene)? = members["scene"], !scene.isEmpty else {
-      throw Problem(message: "\"scene\" must be a non-empty string")
+    guard case .string(let scene)? = members["scene"] else {
+      throw Problem(message: "\"scene\" must be a string")
+    }
+    if let reason = SceneID.problem(with: scene) {
+      throw Problem(message: "\"scene\": \(reason)")
     }
     guard let document = members["document"], case .object = document else {
       throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")

@@ -69,7 +69,7 @@ extension SnapshotStore {
   public func rollback(scene: String, to id: Int64, trimsHistory: Bool = true) throws(StoreError)
     -> Int64
   {
-    guard let stored = try snapshot(id: id), stored.info.scene == scene else {
+    guard let stored = try snapshot(id: id), SceneID.same(stored.info.scene, scene) else {
       throw .snapshotNotFound(scene: scene, id: id)
     }
     var snapshot: SceneSnapshot

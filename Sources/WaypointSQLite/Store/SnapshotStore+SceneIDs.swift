@@ -1,0 +1,49 @@
+import Foundation
+
+extension SnapshotStore {
+  /// Calls `body` with the id of every scene that has snapshots, in the store's order of ids
+  /// (by UTF-8 bytes), one at a time, in one read transaction, reading the scene index alone: no
+  /// document is read, and memory stays the same however many scenes the store holds (tools that
+  /// look for an id close to a misspelt one).
+  ///
+  /// - Parameters:
+  ///   - lengths: Only ids whose length in Unicode scalars (SQLite's `length()`) falls in this
+  ///     range, filtered inside SQLite, so that ids of other lengths never become Swift strings.
+  ///     `nil` passes every id.
+  ///   - body: Returns `false` to stop early. It runs while the store's lock is held, so it must
+  ///     not call the store.
+  /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
+  public func forEachSceneID(
+    lengths: ClosedRange<Int>? = nil, _ body: (String) -> Bool
+  ) throws(StoreError) {
+    let lower = Int64(lengths?.lowerBound ?? 0)
+    let upper = Int64(lengths?.upperBound ?? Int.max)
+    var stopped = false
+    var previous: String?
+    do throws(StoreError) {
+      try read { db throws(SQLiteError) in
+        try db.query(
+          """
+          SELECT scene_id FROM snapshot WHERE length(scene_id) BETWEEN ? AND ? ORDER BY scene_id
+          """,
+          [.integer(lower), .integer(upper)]
+        ) { row throws(SQLiteError) in
+          // The index returns a scene's rows together; each id is passed once. (DISTINCT would
+          // make SQLite compare every row again, at several times the cost of the scan.)
+          let id = row.text(0) ?? ""
+          // `==` first: a fast comparison of native strings that rules out almost every pair.
+          if let previous, previous == id, SceneID.same(previous, id) { return }
+          previous = id
+          guard body(id) else {
+            stopped = true
+            // Leaves the statement's loop; the transaction ends and the error is dropped below.
+            throw SQLiteError(code: .ok, message: "stopped by the caller")
+          }
+        }
+      }
+    } catch {
+      if stopped { return }
+      throw error
+    }
+  }
+}

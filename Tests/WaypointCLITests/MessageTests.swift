@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointSQLite
+
+@testable import WaypointCLI
+
+/// Errors speak the tool's own words: JSON kinds rather than Swift types, the file and the place
+/// (line, column, byte) rather than "The given data was not valid JSON.", and the store or input
+/// file every error concerns.
+@Suite("error messages in the tool's own words")
+struct MessageTests {
+  let directory = TemporaryDirectory()
+
+  /// Words that only Swift's internals use.
+  static let internals = [
+    "Dictionary<", "Array<", "The given data was not valid JSON", "DecodingError",
+    "Data was corrupted", "Swift.", "Any>",
+  ]
+
+  func expectOwnWords(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    for word in Self.internals {
+      #expect(!text.contains(word), "\(text)", sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test("the JSON locator never finds a problem in JSON, and finds one where Foundation refuses")
+  func locatorAgreesWithFoundation() throws {
+    var generator = SystemRandomNumberGenerator()
+    let samples = [
+      #"{"a":[1,-2.5e3,true,false,null,"x\"\\\/\b\f\n\r\t\u00e9"],"b":{}}"#,
+      #"["NavigationBackportApp.EmojiVisualisation","{\"emoji\":\"🎈\",\"count\":99}"]"#,
+      #" {"format":1,"savedAt":"2026-11-29T12:00:00Z","stacks":{"main":[]}} "#, "0", "\"s\"",
+    ]
+    let pieces = Array(#"{}[]:,"\ 0123456789-+.eEtrufalsn"#.utf8)
+    var accepted = 0
+    var refused = 0
+    var located = 0
+    for _ in 0..<20_000 {
+      var bytes = Array((samples.randomElement(using: &generator) ?? "0").utf8)
+      for _ in 0..<Int.random(in: 1...3, using: &generator) {
+        let at = Int.random(in: 0...bytes.count, using: &generator)
+        switch Int.random(in: 0..<3, using: &generator) {
+        case 0 where at < bytes.count: bytes.remove(at: at)
+        case 1 where at < bytes.count:
+          bytes[at] = pieces.randomElement(using: &generator) ?? 0x20
+        default: bytes.insert(pieces.randomElement(using: &generator) ?? 0x20, at: at)
+        }
+      }
+      let data = Data(bytes)
+      let problem = JSONSyntax.firstProblem(in: data)
+      if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
+        accepted += 1
+        #expect(problem == nil, "\(String(decoding: data, as: UTF8.self))")
+      } else {
+        refused += 1
+        if let problem {
+          located += 1
+          #expect(problem.offset <= bytes.count)
+        }
+      }
+    }
+    #expect(accepted > 500 && refused > 5_000)
+    // Foundation refuses a few texts for reasons beyond syntax (a lone surrogate escape); the
+    // locator finds the place in all the others.
+    #expect(located >= refused * 99 / 100, "\(located) of \(refused)")
+  }
+
+  @Test("a location names the line, the column in characters and the byte offset")
+  func location() throws {
+    let problem = try #require(JSONSyntax.firstProblem(in: Data("{\"é\":\n [1, x]}".utf8)))
+    #expect(problem.description == "expected a value, found 'x' at line 2, column 6 (byte 12)")
+    #expect(
+      JSONSyntax.firstProblem(in: Data("[1,2".utf8))?.description
+        == "unexpected end of the input at line 1, column 5 (byte 4)")
+    #expect(
+      JSONSyntax.firstProblem(in: Data("{} x".utf8))?.message
+        == "extra text after the JSON value, found 'x'")
+    #expect(JSONSyntax.firstProblem(in: Data(" [1, {\"a\": null}] ".utf8)) == nil)
+  }
+
+  @Test("import-path names the input and where its JSON breaks")
+  func importPathPosition() throws {
+    let store = directory.path()
+    let stdin = run(
+      ["--db", store, "import-path", "--scene", "s", "-"], input: Data("[\"a\",\n \"b\", x]".utf8))
+    #expect(stdin.status == 65)
+    #expect(
+      stdin.err
+        == "waypoint import-path: stdin: not valid JSON: expected a value, found 'x' at line 2, column 7 (byte 12)"
+    )
+    let file = directory.path("path.json")
+    try Data("{\"not\": \"an array\"}".utf8).write(to: URL(fileURLWithPath: file))
+    let object = run(["--db", store, "import-path", "--scene", "s", file])
+    #expect(object.status == 65)
+    #expect(object.err.hasPrefix("waypoint import-path: \(file): "))
+    expectOwnWords(object.err)
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  @Test("import names the line and the column where a line breaks, and JSON kinds")
+  func importPosition() throws {
+    let good = #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
+    let file = directory.path("lines.jsonl")
+    for (line, message) in [
+      (
+        #"{"scene":"a", "document": [}"#,
+        "2: not valid JSON at column 28 (byte 27): expected a value, found '}'"
+      ),
+      (
+        #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z","stacks":[]}}"#,
+        "2: document: invalid field stacks: expected an object, found an array"
+      ),
+      (
+        #"{"scene":"a","document":{"format":"1","savedAt":"2026-11-29T12:00:00Z"}}"#,
+        "2: document: invalid field format: expected a number, found a string"
+      ),
+    ] {
+      try Data((good + "\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: file))
+      let result = run(["--db", directory.path(), "import", file])
+      #expect(result.status == 65)
+      #expect(result.err == "waypoint import: \(file):\(message)")
+      expectOwnWords(result.err)
+    }
+  }
+
+  @Test("a manifest that is not one is explained in JSON's words, with the place")
+  func manifestWords() throws {
+    let store = try exampleStore(directory)
+    let manifest = directory.path("routes.manifest.json")
+    for text in [
+      "{\"manifest\":1,\"schemaVersion\":1,\n\"routes\":{}}",
+      "{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}", "", "[]",
+    ] {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: manifest))
+      let result = run(["--db", store, "validate", "--manifest", manifest])
+      #expect(result.status == 65)
+      #expect(result.err.hasPrefix("waypoint validate: \(manifest): "))
+      expectOwnWords(result.err)
+    }
+    try Data("{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}".utf8).write(
+      to: URL(fileURLWithPath: manifest))
+    #expect(
+      run(["--db", store, "validate", "--manifest", manifest]).err.hasSuffix(
+        "not JSON: expected a value, found '}' at line 2, column 29 (byte 43)"))
+  }
+
+  @Test("a stored document that is not JSON is named with its snapshot and the place")
+  func storedDocument() throws {
+    let store = try exampleStore(directory)
+    #expect(
+      rawSQL(
+        store, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("{\"format\":1,]".utf8))
+        == 0)
+    let result = run(["--db", store, "show", "phone"])
+    #expect(result.status == 65)
+    #expect(
+      result.err
+        == "waypoint show: \(store): snapshot 2: malformed JSON: expected a member name in quotes, found ']' at line 1, column 13 (byte 12)"
+    )
+  }
+
+  @Test("rollback errors name the store, and the snapshot that cannot be read")
+  func rollbackNamesTheStore() throws {
+    let store = try exampleStore(directory)
+    let unknown = run(["--db", store, "rollback", "phone", "--to", "3"])
+    #expect(unknown.status == 65)
+    #expect(unknown.err == "waypoint rollback: \(store): no snapshot 3 in scene phone")
+    let newer = Data(#"{"format":9,"savedAt":"2026-11-29T12:00:00Z"}"#.utf8)
+    #expect(rawSQL(store, "UPDATE snapshot SET document = ? WHERE id = 1", blob: newer) == 0)
+    let unreadable = run(["--db", store, "rollback", "phone", "--to", "1"])
+    #expect(unreadable.status == 65)
+    #expect(
+      unreadable.err
+        == "waypoint rollback: \(store): snapshot 1: snapshot format 9 is newer than this build reads (up to 1)"
+    )
+  }
+
+  @Test("import-path names the input when the snapshot it makes is over the store's limit")
+  func importPathTooLarge() throws {
+    let store = directory.path()
+    let big = String(repeating: "a", count: 600_000)
+    try SnapshotStore(path: store).save(
+      SceneSnapshot(stacks: ["other": [RouteRecord(tag: "T", json: "\"\(big)\"")]]), scene: "s")
+    let file = directory.path("path.json")
+    try Data(#"["T","\"\#(big)\""]"#.utf8).write(to: URL(fileURLWithPath: file))
+    let before = try fingerprint(store).0
+    let result = run(["--db", store, "import-path", "--scene", "s", file])
+    #expect(result.status == 65)
+    #expect(
+      result.err.hasPrefix("waypoint import-path: \(file): the snapshot it makes (stack main"))
+    #expect(result.err.hasSuffix("over the store's limit of 1048576; nothing written"))
+    #expect(try fingerprint(store).0 == before)
+  }
+}
