@@ -41,7 +41,7 @@ enum ImportCommand: WaypointCommand {
     defer { writing.finish() }
     let committed = try context.store { () throws(StoreError) in
       try store.importSnapshots { importer throws(StoreError) in
-        var scenes = Set<String>()
+        var scenes = Set<[UInt8]>()
         var insertError: StoreError?
         let again: Int
         do throws(CLIError) {
@@ -51,7 +51,7 @@ enum ImportCommand: WaypointCommand {
                 parsed.snapshot, scene: parsed.scene, quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
-              scenes.insert(parsed.scene)
+              scenes.insert(SceneID.key(parsed.scene))
               return true
             } catch {
               insertError = error

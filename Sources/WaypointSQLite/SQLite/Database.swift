@@ -184,6 +184,18 @@ final class Database {
     }
   }
 
+  /// Whether the database file was deleted or renamed (its path no longer leads to the file this
+  /// connection has open) since it was opened. The corresponding C call is `sqlite3_file_control`
+  /// with `SQLITE_FCNTL_HAS_MOVED`; a failing call answers `false`.
+  func hasMoved() -> Bool {
+    guard let handle else { return false }
+    var moved: Int32 = 0
+    let code = call(.fileControl, sql: nil) {
+      sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+    }
+    return code == SQLITE_OK && moved != 0
+  }
+
   /// The rowid of the last insert.
   var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 

@@ -30,6 +30,20 @@ public struct StoreCheck: Hashable, Sendable {
 }
 
 extension SnapshotStore {
+  /// The file's identity, read again when it was empty at first (another process created it).
+  private static func identity(
+    _ database: Database, path: String, given: SchemaMigrator.Identity
+  ) throws(StoreError) -> SchemaMigrator.Identity {
+    guard given == .empty else { return given }
+    do {
+      return try database.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(database)
+      }
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
   public static var applicationID: Int32 { SchemaMigrator.applicationID }
 
@@ -61,7 +75,22 @@ extension SnapshotStore {
     } catch {
       throw StoreError(error, path: path)
     }
-    guard case .waypoint(let version) = identity else {
+    if identity == .empty {
+      // A store being created in place by another process reads as busy, not as foreign data.
+      do {
+        try SnapshotStore.waitWhileInitialized(
+          database, path: path, timeout: configuration.busyTimeout)
+      } catch let error as StoreError {
+        throw error
+      } catch let error as SQLiteError {
+        throw StoreError(error, path: path)
+      } catch {
+        throw .cannotOpen(path: path, detail: String(describing: error))
+      }
+    }
+    guard
+      case .waypoint(let version) = try Self.identity(database, path: path, given: identity)
+    else {
       throw .notAWaypointStore(path: path)
     }
     let depth: StoreCheck.Depth = full ? .full : .quick

@@ -16,11 +16,11 @@ extension SnapshotStore {
     let quarantine = row.text(column + 7).flatMap(Quarantine.Kind.init(rawValue:)).map { kind in
       Quarantine(
         kind: kind, detail: row.text(column + 8) ?? "",
-        since: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 9))))
+        since: StoredTime.date(row.int64(column + 9)))
     }
     return SnapshotInfo(
       id: row.int64(column), scene: row.text(column + 1) ?? "",
-      savedAt: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 2))),
+      savedAt: StoredTime.date(row.int64(column + 2)),
       formatVersion: row.int(column + 3), routeSchemaVersion: row.int(column + 4),
       appBuild: row.text(column + 5), byteCount: row.int(column + 6), quarantine: quarantine,
       unconfirmedRestores: row.int(column + 10))
@@ -42,12 +42,21 @@ extension SnapshotStore {
 
   /// One snapshot with its document, or `nil` when no snapshot has this id.
   ///
+  /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory (its
+  /// length is checked first, in the same statement): it comes with an empty `document`, and its
+  /// ``SnapshotInfo/byteCount`` gives its real size, as in ``forEachSnapshot(_:)``.
+  ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   public func snapshot(id: Int64) throws(StoreError) -> StoredSnapshot? {
-    try read { db throws(SQLiteError) in
+    let byteLimit = Int64(configuration.limits.maxDocumentBytes)
+    return try read { db throws(SQLiteError) in
       var stored: StoredSnapshot?
       try db.query(
-        "SELECT \(Self.infoColumns()), document FROM snapshot WHERE id = ?", [.integer(id)]
+        """
+        SELECT \(Self.infoColumns()), CASE WHEN length(document) <= ? THEN document END
+        FROM snapshot WHERE id = ?
+        """,
+        [.integer(byteLimit), .integer(id)]
       ) {
         row throws(SQLiteError) in
         stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
@@ -61,13 +70,19 @@ extension SnapshotStore {
   ///
   /// - Returns: the id of the scene's latest snapshot afterwards: the copy's, or, when the copy equals
   ///   the latest snapshot (rolling back to the latest), that snapshot's.
-  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's;
-  ///   ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (a newer format, or
-  ///   damaged); otherwise as ``save(_:scene:)``.
+  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's
+  ///   (scene ids compared as bytes, ``SceneID/same(_:_:)``: "café" in NFC and in NFD are two
+  ///   scenes); ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (over the size
+  ///   limit, which is checked before the document is read; a newer format; damaged); otherwise as
+  ///   ``save(_:scene:)``.
   @discardableResult
   public func rollback(scene: String, to id: Int64) throws(StoreError) -> Int64 {
-    guard let stored = try snapshot(id: id), stored.info.scene == scene else {
+    guard let stored = try snapshot(id: id), SceneID.same(stored.info.scene, scene) else {
       throw .snapshotNotFound(scene: scene, id: id)
+    }
+    let limit = configuration.limits.maxDocumentBytes
+    guard stored.info.byteCount <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: stored.info.byteCount, limit: limit))
     }
     var snapshot: SceneSnapshot
     do {
@@ -109,7 +124,7 @@ extension SnapshotStore {
       if let date {
         count += try db.run(
           "DELETE FROM snapshot WHERE saved_at < ?",
-          [.integer(Int64(date.timeIntervalSince1970.rounded(.down)))])
+          [.integer(StoredTime.seconds(date))])
       }
       if let keepingLatest {
         count += try db.run(
@@ -171,8 +186,8 @@ extension SnapshotStore {
         statistics.quarantinedCount = row.int(2)
         statistics.documentBytes = row.int(3)
         if !row.isNull(4) {
-          statistics.oldest = Date(timeIntervalSince1970: TimeInterval(row.int64(4)))
-          statistics.newest = Date(timeIntervalSince1970: TimeInterval(row.int64(5)))
+          statistics.oldest = StoredTime.date(row.int64(4))
+          statistics.newest = StoredTime.date(row.int64(5))
         }
       }
       let pages = try db.scalar("PRAGMA page_count") { $0.int(0) } ?? 0

@@ -49,12 +49,11 @@ public struct SnapshotImporter {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-          .text(scene), .integer(Int64(snapshot.metadata.savedAt.timeIntervalSince1970)),
+          .text(scene), .integer(StoredTime.seconds(snapshot.metadata.savedAt)),
           .integer(Int64(SceneSnapshot.currentFormatVersion)),
           .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
           .blob(document), .text(quarantine?.kind.rawValue), .text(quarantine?.detail),
-          quarantine.map { .integer(Int64($0.since.timeIntervalSince1970.rounded(.down))) }
-            ?? .null,
+          quarantine.map { .integer(StoredTime.seconds($0.since)) } ?? .null,
         ])
     } catch {
       throw StoreError(error, path: path)

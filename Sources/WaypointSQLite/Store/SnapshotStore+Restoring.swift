@@ -49,9 +49,20 @@ extension SnapshotStore {
       }
       let document: Data
       do {
-        let (data, counted) = try countAndRead(candidate.id)
-        document = data
-        restoration.recorded = counted && restoration.recorded
+        switch try countAndRead(candidate.id, limit: restorer.limits.maxDocumentBytes) {
+        case .document(let data, let counted):
+          document = data
+          restoration.recorded = counted && restoration.recorded
+        case .tooLarge(let byteCount):
+          // Never read, never counted, never marked: marking would rewrite the whole row, and the
+          // length check that finds it again on the next launch reads no part of the document.
+          let error = SnapshotFormatError.tooLarge(
+            byteCount: byteCount, limit: restorer.limits.maxDocumentBytes)
+          let item = DroppedItem(location: .snapshot, tag: nil, reason: .unreadableSnapshot(error))
+          restoration.skipped.append(
+            (candidate.id, RestoreReport(outcome: .root, dropped: [item])))
+          continue
+        }
       } catch {
         return Self.unavailable(error)
       }
@@ -127,25 +138,40 @@ extension SnapshotStore {
       scene: .root(RestoreReport(outcome: .root, dropped: [item])), recorded: false)
   }
 
-  /// Counts a restore of the snapshot and reads its document, in one short write transaction; when
-  /// the store cannot be written, reads the document alone. Returns the document and whether the
-  /// restore was counted.
-  private func countAndRead(_ id: Int64) throws(StoreError) -> (Data, counted: Bool) {
+  /// What ``countAndRead(_:limit:)`` found.
+  private enum Read {
+    /// The document, and whether the restore was counted.
+    case document(Data, counted: Bool)
+    /// The document is over the limit: neither read nor counted.
+    case tooLarge(byteCount: Int)
+  }
+
+  /// Checks the document's length (without reading it), then counts a restore of the snapshot and
+  /// reads its document, in one short write transaction; when the store cannot be written, reads
+  /// the document alone. A document over `limit` is neither counted nor read.
+  private func countAndRead(_ id: Int64, limit: Int) throws(StoreError) -> Read {
+    let length = "SELECT length(document) FROM snapshot WHERE id = ?"
     let select = "SELECT document FROM snapshot WHERE id = ?"
-    if access == .readWrite {
-      let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-      let counted = try? write(busyTimeout: timeout) { db throws(SQLiteError) in
+    func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
+      let byteCount = try db.scalar(length, [.integer(id)]) { $0.int(0) } ?? 0
+      guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
+      if count {
         try db.run(
           "UPDATE snapshot SET unconfirmed_restores = unconfirmed_restores + 1 WHERE id = ?",
           [.integer(id)])
-        return try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
       }
-      if let counted { return (counted, true) }
+      let document = try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
+      return .document(document ?? Data(), counted: count)
     }
-    let document = try read { db throws(SQLiteError) in
-      try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
+    if access == .readWrite {
+      let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
+      if let read = try? write(busyTimeout: timeout, { db throws(SQLiteError) in
+        try readChecked(db, count: true)
+      }) {
+        return read
+      }
     }
-    return (document ?? Data(), false)
+    return try read { db throws(SQLiteError) in try readChecked(db, count: false) }
   }
 
   private enum Bookkeeping {
@@ -173,7 +199,7 @@ extension SnapshotStore {
             WHERE id = ?4 AND quarantine IS NULL AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
             """,
             [
-              .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
+              .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
               .integer(id),
               .integer(Int64(threshold)),
             ])

@@ -47,25 +47,31 @@ extension SnapshotStore {
     guard document.count <= limit else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limit))
     }
-    let savedAt = Int64(snapshot.metadata.savedAt.timeIntervalSince1970)
+    let savedAt = StoredTime.seconds(snapshot.metadata.savedAt)
     let retention = configuration.retention
     return try write { db throws(SQLiteError) -> SaveResult? in
-      var latest: (id: Int64, savedAt: Int64, document: Data, quarantined: Bool)?
+      var latest: (id: Int64, savedAt: Int64, document: Data?, quarantined: Bool)?
+      // The latest document is read only when its length could equal the new one's: a planted
+      // oversized document is never loaded, and compares unequal.
       try db.query(
-        "SELECT id, saved_at, document, quarantine IS NOT NULL FROM snapshot WHERE scene_id = ? ORDER BY id DESC LIMIT 1",
-        [.text(scene)]
+        """
+        SELECT id, saved_at, CASE WHEN length(document) = ?2 THEN document END,
+          quarantine IS NOT NULL
+        FROM snapshot WHERE scene_id = ?1 ORDER BY id DESC LIMIT 1
+        """,
+        [.text(scene), .integer(Int64(document.count))]
       ) { row throws(SQLiteError) in
-        latest = (row.int64(0), row.int64(1), row.blob(2) ?? Data(), row.int(3) != 0)
+        latest = (row.int64(0), row.int64(1), row.blob(2), row.int(3) != 0)
       }
       if let expected, latest?.id != expected { return nil }
       if let latest, !latest.quarantined {
         var comparable = document
         if latest.savedAt != savedAt {
           var same = snapshot
-          same.metadata.savedAt = Date(timeIntervalSince1970: TimeInterval(latest.savedAt))
+          same.metadata.savedAt = StoredTime.date(latest.savedAt)
           comparable = same.encoded()
         }
-        if comparable == latest.document { return SaveResult(snapshotID: latest.id, wrote: false) }
+        if let stored = latest.document, comparable == stored { return SaveResult(snapshotID: latest.id, wrote: false) }
       }
       try db.run(
         """
