@@ -109,7 +109,8 @@ enum ExportCommand: WaypointCommand {
       switch stored.decoded(limits: limits) {
       case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
       // The reason names no stored value: it is printed and put in the --json summary.
-      case .failure(let error): return .failure(SnapshotLine.Problem(message: redactor.reason(error)))
+      case .failure(let error):
+        return .failure(SnapshotLine.Problem(message: redactor.reason(error)))
       }
     } else {
       switch verbatimDocument(stored, limits: limits) {

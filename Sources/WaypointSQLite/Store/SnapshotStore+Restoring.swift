@@ -165,9 +165,12 @@ extension SnapshotStore {
     }
     if access == .readWrite {
       let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-      if let read = try? write(busyTimeout: timeout, { db throws(SQLiteError) in
-        try readChecked(db, count: true)
-      }) {
+      if let read = try? write(
+        busyTimeout: timeout,
+        { db throws(SQLiteError) in
+          try readChecked(db, count: true)
+        })
+      {
         return read
       }
     }

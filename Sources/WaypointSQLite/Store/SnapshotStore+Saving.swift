@@ -71,7 +71,9 @@ extension SnapshotStore {
           same.metadata.savedAt = StoredTime.date(latest.savedAt)
           comparable = same.encoded()
         }
-        if let stored = latest.document, comparable == stored { return SaveResult(snapshotID: latest.id, wrote: false) }
+        if let stored = latest.document, comparable == stored {
+          return SaveResult(snapshotID: latest.id, wrote: false)
+        }
       }
       try db.run(
         """

@@ -1,6 +1,12 @@
 import Foundation
 import Waypoint
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Saves versioned snapshots of scenes into one SQLite file and restores them.
 ///
 /// One store per file, shared by every scene of the app (and by its extensions, through an App Group
@@ -49,6 +55,9 @@ public final class SnapshotStore: @unchecked Sendable {
   private let lock = NSLock()
   private let migrations: [SchemaMigration]
   private let faults: FaultInjector?
+  /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
+  /// belongs to a file put in place of the store.
+  private var walFile: StoreFile.Identity?
 
   /// Opens (creating if needed) the store at `path`.
   ///
@@ -88,6 +97,7 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     (database, schemaVersion) = opened
     self.recovery = recovery
+    walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
   private static func open(
@@ -164,7 +174,8 @@ public final class SnapshotStore: @unchecked Sendable {
   /// migration. The connection is closed (checkpointed) before the file is named. Errors name
   /// `path`, the store's own path.
   private static func initialize(
-    _ partial: String, naming path: String, _ configuration: StoreConfiguration, _ migrations: [SchemaMigration],
+    _ partial: String, naming path: String, _ configuration: StoreConfiguration,
+    _ migrations: [SchemaMigration],
     _ faults: FaultInjector?
   ) throws(StoreError) {
     do {
@@ -221,6 +232,7 @@ public final class SnapshotStore: @unchecked Sendable {
   func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     lock.lock()
     defer { lock.unlock() }
+    reopenClosed()
     do {
       return try body(database)
     } catch {
@@ -256,12 +268,29 @@ public final class SnapshotStore: @unchecked Sendable {
   private func reopenIfMoved() throws(StoreError) {
     lock.lock()
     defer { lock.unlock() }
-    guard database.hasMoved() else { return }
-    if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
-      database.close()
-      database = reopened.0
+    guard database.handle != nil, database.hasMoved() else { return }
+    // SQLite neither checkpoints nor removes the WAL of a file that has moved. Left at the path,
+    // the old file's WAL would be replayed into the file now there: it is set aside (renamed,
+    // never deleted), with its `-shm` index, before the path is opened again.
+    database.close()
+    let wal = StoreFile.target(of: path) + "-wal"
+    if let walFile, StoreFile.Identity(of: wal) == walFile {
+      let aside = StoreFile.freePath(beside: wal, label: "orphaned", now: Date())
+      rename(wal, aside)
+      unlink(StoreFile.target(of: path) + "-shm")
     }
+    reopenClosed()
     throw .replaced(path: path)
+  }
+
+  /// Opens the path again after the file was replaced; on failure the connection stays closed and
+  /// the next call tries again. Call with `lock` held.
+  private func reopenClosed() {
+    guard database.handle == nil else { return }
+    if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
+      database = reopened.0
+      walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
+    }
   }
 
   /// Runs `body` in a read transaction, so that it sees one consistent state of the file.

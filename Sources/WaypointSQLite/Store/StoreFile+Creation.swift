@@ -8,6 +8,20 @@ import Foundation
 
 /// Files that appear at their name only when complete: new stores and backups.
 extension StoreFile {
+  /// A file's device and inode: the same file, whatever its name.
+  struct Identity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+
+    /// The identity of the file at `path` (links followed), `nil` when there is none.
+    init?(of path: String) {
+      var info = stat()
+      guard stat(path, &info) == 0 else { return nil }
+      device = UInt64(truncatingIfNeeded: info.st_dev)
+      inode = UInt64(truncatingIfNeeded: info.st_ino)
+    }
+  }
+
   /// Throws when anything stands at `path`, a symbolic link included (`lstat`, never followed).
   static func refuseExisting(_ path: String) throws(StoreError) {
     var info = stat()
