@@ -98,6 +98,7 @@ enum CheckCommand: WaypointCommand {
 
     var problems: [String] {
       var problems = check.integrityProblems.map { "integrity: \($0)" }
+      if let wal = check.discardedWAL { problems.append(wal) }
       let supported = SnapshotStore.supportedSchemaVersion
       if check.schemaVersion > supported {
         problems.append(

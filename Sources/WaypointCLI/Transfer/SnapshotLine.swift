@@ -80,6 +80,14 @@ enum SnapshotLine {
     } catch {
       throw Problem(message: "document: \(error)")
     }
+    // The store keeps the document as it writes it (defaults filled in), which can be longer than
+    // the line's: checked here, so that the check pass names the line and nothing is created.
+    let written = snapshot.encoded().count
+    guard written <= limits.maxDocumentBytes else {
+      throw Problem(
+        message: "document: as the store writes it, "
+          + "\(SnapshotFormatError.tooLarge(byteCount: written, limit: limits.maxDocumentBytes))")
+    }
     return Parsed(
       scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))
   }

@@ -27,6 +27,10 @@ public struct StoreCheck: Hashable, Sendable {
   public var sceneCount: Int?
   /// Quarantined snapshots; `nil` when they could not be counted.
   public var quarantinedCount: Int?
+  /// Why SQLite ignores the store's `-wal` file (a damaged header), so that the commits it held
+  /// are lost; `nil` when there is no such file or it is sound. SQLite itself reports nothing
+  /// then: the header is read before the store is opened, which is as far as anyone can tell.
+  public var discardedWAL: String?
 }
 
 extension SnapshotStore {
@@ -63,6 +67,8 @@ extension SnapshotStore {
     path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
   ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
+    // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
+    let discardedWAL = WALHeader.problem(beside: path)
     let database: Database
     let identity: SchemaMigrator.Identity
     do {
@@ -109,7 +115,8 @@ extension SnapshotStore {
     }
     var check = StoreCheck(
       depth: depth, integrityProblems: findings == ["ok"] ? [] : findings,
-      schemaVersion: version, applicationID: SchemaMigrator.applicationID)
+      schemaVersion: version, applicationID: SchemaMigrator.applicationID,
+      discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
     try? database.query(
       "SELECT count(*), count(DISTINCT scene_id), count(quarantine) FROM snapshot"
