@@ -74,6 +74,19 @@ case "backup":
   } catch {
     fail("backup: \(error)")
   }
+case "restore":
+  // restore PATH SCENE: restores the scene (no route types registered) and prints its outcome,
+  // for measuring what a restore costs (`/usr/bin/time -v`).
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: restore PATH SCENE") }
+  do {
+    let store = try SnapshotStore(path: values[0])
+    let restored = store.restore(
+      scene: values[1], with: Restorer(registry: RouteRegistry(schemaVersion: 1)))
+    say("\(restored.report.outcome) recorded \(restored.recorded)")
+  } catch {
+    fail("restore: \(error)")
+  }
 case "create-in-place":
   // create-in-place PATH SECONDS: creates a new database file in place as an older build did (an
   // empty file, WAL, then the schema in a transaction), prints "locked" while the transaction is
@@ -102,5 +115,5 @@ case "create-in-place":
 default:
   fail(
     "commands: save PATH SCENE COUNT | hold-lock PATH SECONDS | backup PATH TARGET | "
-      + "create-in-place PATH SECONDS")
+      + "restore PATH SCENE | create-in-place PATH SECONDS")
 }

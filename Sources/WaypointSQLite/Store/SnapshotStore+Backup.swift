@@ -18,7 +18,8 @@ extension SnapshotStore {
   ///   read-only folder, a file system without hard links, …). Nothing is left at `path` then.
   public func backup(to path: String) throws(StoreError) {
     try StoreFile.refuseExisting(path)
-    let folder = try StoreFile.privateFolder(beside: path, label: "incomplete")
+    let folder = try StoreFile.privateFolder(
+      beside: path, label: "incomplete", doing: "create the backup")
     defer { StoreFile.removePrivateFolder(folder) }
     let partial = folder + "/backup.sqlite"
     // Created first, empty and readable by its owner only: VACUUM INTO fills an empty file and

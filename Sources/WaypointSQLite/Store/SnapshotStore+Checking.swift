@@ -48,6 +48,26 @@ extension SnapshotStore {
     }
   }
 
+  /// A read-only connection for ``check(path:full:configuration:)`` and the file's identity; as
+  /// immutable when SQLite cannot read it otherwise (see `immutableReadable`).
+  private static func openForCheck(
+    _ path: String, _ configuration: StoreConfiguration, immutable: Bool
+  ) throws(StoreError) -> (Database, SchemaMigrator.Identity) {
+    do {
+      let database = try Database(
+        path: path, mode: immutable ? .immutable : .readOnly,
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+      let identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(database)
+      }
+      return (database, identity)
+    } catch  where !immutable && error.code.primary == .readOnly && immutableReadable(path) {
+      return try openForCheck(path, configuration, immutable: true)
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
   public static var applicationID: Int32 { SchemaMigrator.applicationID }
 
@@ -69,18 +89,7 @@ extension SnapshotStore {
     try StoreFile.prepare(path, create: false)
     // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
     let discardedWAL = WALHeader.problem(beside: path)
-    let database: Database
-    let identity: SchemaMigrator.Identity
-    do {
-      database = try Database(
-        path: path, mode: .readOnly,
-        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-      identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
-        try SchemaMigrator.identify(database)
-      }
-    } catch {
-      throw StoreError(error, path: path)
-    }
+    let (database, identity) = try openForCheck(path, configuration, immutable: false)
     if identity == .empty {
       // A store being created in place by another process reads as busy, not as foreign data.
       do {

@@ -107,6 +107,30 @@ public final class SnapshotStore: @unchecked Sendable {
     _ migrations: [SchemaMigration],
     _ faults: FaultInjector?
   ) throws(StoreError) -> (Database, Int) {
+    do {
+      return try open(path, configuration, access, migrations, faults, immutable: false)
+    } catch .readOnly(_, _) where access == .readOnly && immutableReadable(path) {
+      return try open(path, configuration, access, migrations, faults, immutable: true)
+    }
+  }
+
+  /// Whether a read-only open that SQLite refused (it cannot create the `-shm` index in a folder
+  /// the user cannot write) may read the file as immutable: only when no `-wal` file stands
+  /// beside it, so that every commit is in the file itself.
+  static func immutableReadable(_ path: String) -> Bool {
+    let target = StoreFile.target(of: path)
+    return !FileManager.default.fileExists(atPath: target + "-wal")
+      && !FileManager.default.fileExists(atPath: target + "-journal")
+  }
+
+  private static func open(
+    _ path: String,
+    _ configuration: StoreConfiguration,
+    _ access: Access,
+    _ migrations: [SchemaMigration],
+    _ faults: FaultInjector?,
+    immutable: Bool
+  ) throws(StoreError) -> (Database, Int) {
     if access == .readWrite {
       try StoreFile.createInitialized(path) { (partial) throws(StoreError) in
         try initialize(partial, naming: path, configuration, migrations, faults)
@@ -115,7 +139,8 @@ public final class SnapshotStore: @unchecked Sendable {
     try StoreFile.prepare(path, create: access == .readWrite)
     do {
       let db = try Database(
-        path: path, mode: access == .readWrite ? .readWrite : .readOnly,
+        path: path,
+        mode: access == .readWrite ? .readWrite : immutable ? .immutable : .readOnly,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       let supported = migrations.last?.version ?? 0
       // One read transaction, so that a migration committed by another process meanwhile is seen

@@ -31,7 +31,9 @@ extension StoreFile {
   }
 
   /// Creates a folder only its owner can enter, beside `path`: `.<name>.<label>-XXXXXX`.
-  static func privateFolder(beside path: String, label: String) throws(StoreError) -> String {
+  static func privateFolder(beside path: String, label: String, doing what: String)
+    throws(StoreError) -> String
+  {
     let url = URL(fileURLWithPath: path)
     let template =
       url.deletingLastPathComponent().appendingPathComponent(
@@ -41,7 +43,7 @@ extension StoreFile {
     let created = bytes.withUnsafeMutableBufferPointer { buffer in
       buffer.baseAddress.flatMap { mkdtemp($0) } != nil
     }
-    guard created else { throw error(errno, path: path, doing: "create a private folder") }
+    guard created else { throw error(errno, path: path, doing: what) }
     return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
@@ -93,7 +95,8 @@ extension StoreFile {
     let path = target(of: path)
     var info = stat()
     guard lstat(path, &info) != 0, errno == ENOENT else { return }
-    let folder = try privateFolder(beside: path, label: "creating")
+    let folder = try privateFolder(
+      beside: path, label: "creating", doing: "create the store")
     defer { removePrivateFolder(folder) }
     let partial = folder + "/store.sqlite"
     try createExclusive(partial)
