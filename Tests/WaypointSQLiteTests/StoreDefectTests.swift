@@ -109,6 +109,35 @@ struct StoreDefectTests {
     #expect(try store.save(try snapshot([.home]), scene: "A").wrote)
   }
 
+  @Test("a restore and its confirmation write a page each, never the document (normal launches)")
+  func bookkeepingInPlace() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    try store.withDatabase { db throws(SQLiteError) in
+      try db.execute("PRAGMA wal_autocheckpoint = 0")
+    }
+    // About 900 KB: 15 routes of 60 KB, each a Swift.String a restore decodes.
+    let payload = "\"" + String(repeating: "x", count: 60_000) + "\""
+    let big = SceneSnapshot(stacks: [
+      "main": Array(repeating: RouteRecord(tag: "Swift.String", json: payload), count: 15)
+    ])
+    try store.save(big, scene: "A")
+    let plain = Restorer(registry: RouteRegistry(schemaVersion: 1))
+    func walBytes() throws -> Int {
+      try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+    }
+    let before = try walBytes()
+    for _ in 0..<3 {
+      let restored = store.restore(scene: "A", with: plain)
+      #expect(restored.report.outcome == .restored)
+      #expect(restored.recorded)
+      try store.confirmRestore(scene: "A")
+    }
+    // Six updates of a row whose size does not change: SQLite overwrites one page each.
+    let written = try walBytes() - before
+    #expect(written < 64 << 10, "\(written) bytes of WAL for six bookkeeping updates")
+  }
+
   // MARK: Backups
 
   @Test("a backup never follows a link planted at its name, and refuses any existing name")
