@@ -85,6 +85,28 @@ struct StoreDefectCommandTests {
     #expect(!FileManager.default.fileExists(atPath: store))
   }
 
+  @Test("a scene id the store refuses fails import's check pass, and import-path, creating nothing")
+  func refusedSceneIDs() throws {
+    let lines = Data(
+      (#"{"scene":"ok","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"# + "\n"
+        + #"{"scene":"a\u0000b","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
+        + "\n").utf8)
+    let file = directory.path("lines.jsonl")
+    try lines.write(to: URL(fileURLWithPath: file))
+    let store = directory.path("new.sqlite")
+    let imported = run(["--db", store, "import", file])
+    #expect(imported.status == 65)
+    #expect(
+      imported.err.hasSuffix(
+        "\(file):2: invalid scene id: a scene id cannot contain control characters (U+0000)"))
+    #expect(!FileManager.default.fileExists(atPath: store))
+    let path = run(
+      ["--db", store, "import-path", "--scene", "", "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
+    #expect(path.status == 65)
+    #expect(path.err.hasSuffix("invalid scene id: a scene id cannot be empty"))
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
   @Test("import and discard tell NFC and NFD scene ids apart, as the store does")
   func canonicalEquivalents() throws {
     let nfc = "caf\u{E9}"

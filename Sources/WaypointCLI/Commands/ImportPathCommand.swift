@@ -35,6 +35,10 @@ enum ImportPathCommand: WaypointCommand {
     let scene = context.arguments.value(sceneOption) ?? ""
     let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
     let limits = StoreConfiguration().limits
+    // Checked before anything is read or created: a refused id leaves no new store behind.
+    if let reason = SceneID.problem(with: scene) {
+      throw CLIError(StoreError.invalidSceneID(scene, reason: reason))
+    }
     let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
     let records: [RouteRecord]
     do {

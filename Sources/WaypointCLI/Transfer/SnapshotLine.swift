@@ -70,6 +70,10 @@ enum SnapshotLine {
     guard case .string(let scene)? = members["scene"], !scene.isEmpty else {
       throw Problem(message: "\"scene\" must be a non-empty string")
     }
+    // The store's rule, checked in the check pass so that the line is named and nothing is created.
+    if let reason = SceneID.problem(with: scene) {
+      throw Problem(message: "invalid scene id: \(reason)")
+    }
     guard let document = members["document"], case .object = document else {
       throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")
     }
