@@ -83,7 +83,9 @@ struct HostileInputTests {
           input: Data(#"["Swift.Int","9"]"#.utf8))
       },
       after: { setup, _ in
-        #expect(rawQuery(setup.store, "SELECT max(version) FROM waypoint_migration") == [["2"]])
+        #expect(
+          rawQuery(setup.store, "SELECT max(version) FROM waypoint_migration")
+            == [["\(SnapshotStore.supportedSchemaVersion)"]])
       }),
     HostileCase(
       name: "another application's database (a foreign application id) is never touched",

@@ -16,8 +16,10 @@ struct StoreDefectCommandTests {
     arguments: [Int64.max, Int64.min])
   func extremeSavedAt(value: Int64) throws {
     let (store, manifest) = demo()
+    #expect(rawSQL(store, "UPDATE snapshot SET saved_at = \(value)") == 0)
+    #expect(rawSQL(store, "UPDATE snapshot_mark SET quarantined_at = \(value)") == 0)
     #expect(
-      rawSQL(store, "UPDATE snapshot SET saved_at = \(value), quarantined_at = \(value)") == 0)
+      rawQuery(store, "SELECT count(*) FROM snapshot_mark WHERE quarantine IS NOT NULL") == [["1"]])
     let path = directory.path("path.json")
     try Data(#"["Swift.Int","1"]"#.utf8).write(to: URL(fileURLWithPath: path))
     for arguments in [

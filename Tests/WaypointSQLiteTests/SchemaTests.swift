@@ -65,6 +65,7 @@ struct SchemaTests {
     let shipped: [String: UInt64] = [
       "0001_initial": 0x77e4_9113_4acc_e1bc,
       "0002_unquarantined_index": 0xf97d_c2a1_d44c_91a0,
+      "0003_snapshot_marks": 0x08d6_9479_d8d9_03da,
     ]
     // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
     #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))
@@ -129,16 +130,66 @@ struct SchemaTests {
     let path = try copyFixture()
     let store = try SnapshotStore(path: path)
     #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
-    // Migration 2 added the index of unquarantined snapshots to the version-1 file.
+    // Migration 2 added the index of unquarantined snapshots to the version-1 file; migration 3
+    // moved the bookkeeping to its own table and dropped that index.
     #expect(
       rawInteger(
         path, "SELECT count(*) FROM sqlite_schema WHERE name = 'snapshot_unquarantined_by_scene'")
-        == 1)
+        == 0)
+    #expect(
+      rawInteger(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'snapshot_mark'") == 1)
     #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
     #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
     #expect(try store.history(scene: "scene-1").count == 3)
     try store.save(try snapshot([.home]), scene: "scene-1")
     #expect(store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test(
+    "a schema-2 store's marks and counts move to snapshot_mark; read-only, they are read in place")
+  func bookkeepingMoves() throws {
+    // The schema-1 fixture, brought to schema 2 by hand (migration 2 adds an index), with
+    // bookkeeping as schemas 1 and 2 kept it: a quarantine mark on scene A, an unconfirmed
+    // restore on scene B.
+    let path = try copyFixture()
+    #expect(
+      rawExecute(
+        path,
+        """
+        \(SchemaMigration.all[1].sql);
+        INSERT INTO waypoint_migration (version, name, applied_at) VALUES (2, 'x', 0);
+        DELETE FROM snapshot WHERE id NOT IN (
+          SELECT max(id) FROM snapshot GROUP BY scene_id);
+        UPDATE snapshot SET scene_id = 'A', quarantine = 'unrestorable', quarantine_detail = 'gone',
+          quarantined_at = 1000 WHERE scene_id = 'scene-1';
+        UPDATE snapshot SET scene_id = 'B', unconfirmed_restores = 1 WHERE scene_id = 'scene-2';
+        """) == 0)
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(reader.schemaVersion == 2)
+    #expect(try reader.history(scene: "A").first?.quarantine?.detail == "gone")
+    #expect(try reader.history(scene: "B").first?.unconfirmedRestores == 1)
+    #expect(try reader.quarantined().count == 1)
+    #expect(try reader.statistics().quarantinedCount == 1)
+    #expect(try reader.scenes().map(\.quarantinedCount) == [1, 0])
+
+    let store = try SnapshotStore(path: path)
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    let marked = try #require(try store.history(scene: "A").first?.quarantine)
+    #expect(marked.kind == .unrestorable)
+    #expect(marked.detail == "gone")
+    #expect(marked.since == Date(timeIntervalSince1970: 1000))
+    #expect(try store.history(scene: "B").first?.unconfirmedRestores == 1)
+    #expect(
+      rawInteger(path, "SELECT count(*) FROM snapshot WHERE quarantine IS NOT NULL") == 0)
+    #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 2)
+    // The guard goes on from the moved count: one more unconfirmed restore is a crash loop.
+    _ = store.restore(scene: "B", with: restorer)
+    let looped = store.restore(scene: "B", with: restorer)
+    #expect(looped.report.outcome == .root)
+    #expect(try store.history(scene: "B").first?.quarantine?.kind == .crashLoop)
+    // Discarding a scene takes its marks with it.
+    try store.discard(scenes: ["A", "B"])
+    #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 0)
   }
 
   @Test("a store written by schema version 1 upgrades through a later migration and still restores")

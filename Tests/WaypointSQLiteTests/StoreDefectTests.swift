@@ -32,7 +32,10 @@ struct StoreDefectTests {
     arguments: [Int64.max, Int64.min, Int64.max - 1, 253_402_300_800, -62_167_219_201])
   func extremeSavedAt(value: Int64) throws {
     let path = try plantedStore(
-      "UPDATE snapshot SET saved_at = \(value), quarantined_at = \(value)")
+      """
+      UPDATE snapshot SET saved_at = \(value);
+      INSERT INTO snapshot_mark VALUES (1, 'A', 1, 'unrestorable', 'planted', \(value));
+      """)
     let store = try SnapshotStore(path: path)
     #expect(
       try store.history(scene: "A").first?.savedAt == Date(timeIntervalSince1970: Double(value)))
@@ -109,7 +112,7 @@ struct StoreDefectTests {
     #expect(try store.save(try snapshot([.home]), scene: "A").wrote)
   }
 
-  @Test("a restore and its confirmation write a page each, never the document (normal launches)")
+  @Test("bookkeeping never rewrites the document: counts, confirmations and a crash-loop mark")
   func bookkeepingInPlace() throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
@@ -133,9 +136,13 @@ struct StoreDefectTests {
       #expect(restored.recorded)
       try store.confirmRestore(scene: "A")
     }
-    // Six updates of a row whose size does not change: SQLite overwrites one page each.
+    // Launches that never confirm: the count goes to 2, then the snapshot is a crash loop.
+    for _ in 0..<3 { _ = store.restore(scene: "A", with: plain) }
+    #expect(try store.history(scene: "A").first?.quarantine?.kind == .crashLoop)
+    // Each update writes a page or two of the small mark table; a rewrite of the row would write
+    // the whole document (measured before the marks moved: 3.6 MB here).
     let written = try walBytes() - before
-    #expect(written < 64 << 10, "\(written) bytes of WAL for six bookkeeping updates")
+    #expect(written < 64 << 10, "\(written) bytes of WAL for the bookkeeping")
   }
 
   // MARK: Backups

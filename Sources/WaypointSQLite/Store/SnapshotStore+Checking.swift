@@ -127,8 +127,9 @@ extension SnapshotStore {
       schemaVersion: version, applicationID: SchemaMigrator.applicationID,
       discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
+    let marks = MarkColumns(schemaVersion: version)
     try? database.query(
-      "SELECT count(*), count(DISTINCT scene_id), count(quarantine) FROM snapshot"
+      "SELECT count(*), count(DISTINCT scene_id), \(marks.quarantinedInStore) FROM snapshot"
     ) { row throws(SQLiteError) in
       check.snapshotCount = row.int(0)
       check.sceneCount = row.int(1)

@@ -2,13 +2,14 @@ import Foundation
 import Waypoint
 
 extension SnapshotStore {
-  /// The columns ``info(_:)`` reads, in its order, each prefixed with `table` (`"s."`) if given.
-  static func infoColumns(_ table: String = "") -> String {
-    [
-      "id", "scene_id", "saved_at", "format", "route_schema_version", "app_build",
-      "length(\(table)document)",
-      "quarantine", "quarantine_detail", "quarantined_at", "unconfirmed_restores",
-    ].map { $0.hasPrefix("length") ? $0 : table + $0 }.joined(separator: ", ")
+  /// Where this store keeps its restore bookkeeping (see ``MarkColumns``).
+  var marks: MarkColumns { MarkColumns(schemaVersion: schemaVersion) }
+
+  /// The columns ``info(_:)`` reads, in its order, of the snapshot `s`: use them with
+  /// `FROM snapshot s` followed by `marks.join`.
+  var infoColumns: String {
+    "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
+      + "length(s.document), \(marks.columns)"
   }
 
   static func info(_ row: Statement) -> SnapshotInfo {
@@ -33,7 +34,9 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
       try db.query(
-        "SELECT \(Self.infoColumns()) FROM snapshot WHERE scene_id = ? ORDER BY id DESC",
+        """
+        SELECT \(infoColumns) FROM snapshot s\(marks.join) WHERE s.scene_id = ? ORDER BY s.id DESC
+        """,
         [.text(scene)]
       ) { row throws(SQLiteError) in infos.append(Self.info(row)) }
       return infos
@@ -53,8 +56,8 @@ extension SnapshotStore {
       var stored: StoredSnapshot?
       try db.query(
         """
-        SELECT \(Self.infoColumns()), CASE WHEN length(document) <= ? THEN document END
-        FROM snapshot WHERE id = ?
+        SELECT \(infoColumns), CASE WHEN length(s.document) <= ? THEN s.document END
+        FROM snapshot s\(marks.join) WHERE s.id = ?
         """,
         [.integer(byteLimit), .integer(id)]
       ) {
@@ -106,6 +109,7 @@ extension SnapshotStore {
       var count = 0
       for scene in ids {
         count += try db.run("DELETE FROM snapshot WHERE scene_id = ?", [.text(scene)])
+        try db.run("DELETE FROM snapshot_mark WHERE scene_id = ?", [.text(scene)])
       }
       return count
     }
@@ -136,6 +140,9 @@ extension SnapshotStore {
           """,
           [.integer(Int64(max(0, keepingLatest)))])
       }
+      if count > 0 {
+        try db.run("DELETE FROM snapshot_mark WHERE snapshot_id NOT IN (SELECT id FROM snapshot)")
+      }
       return count
     }
   }
@@ -144,15 +151,17 @@ extension SnapshotStore {
   /// is not read; its scene's ``SceneSummary/stackDepths`` are empty.
   public func scenes() throws(StoreError) -> [SceneSummary] {
     let limits = configuration.limits
+    let marks = marks
+    let infoColumns = infoColumns
     return try read { db throws(SQLiteError) in
       var summaries: [SceneSummary] = []
       try db.query(
         """
-        SELECT \(Self.infoColumns("s.")),
-          c.total, c.quarantined, CASE WHEN length(s.document) <= ? THEN s.document END
+        SELECT \(infoColumns),
+          c.total, \(marks.quarantinedInScene), CASE WHEN length(s.document) <= ? THEN s.document END
         FROM snapshot s JOIN (
-          SELECT scene_id, max(id) AS latest, count(*) AS total, count(quarantine) AS quarantined
-          FROM snapshot GROUP BY scene_id) c ON s.id = c.latest
+          SELECT scene_id, max(id) AS latest, count(*) AS total
+          FROM snapshot GROUP BY scene_id) c ON s.id = c.latest\(marks.join)
         ORDER BY s.scene_id
         """,
         // A document over the limit is not read into memory; its stack depths are left out.
@@ -176,8 +185,8 @@ extension SnapshotStore {
         sceneCount: 0, snapshotCount: 0, quarantinedCount: 0, documentBytes: 0, fileBytes: 0)
       try db.query(
         """
-        SELECT count(DISTINCT scene_id), count(*), count(quarantine), coalesce(sum(length(document)), 0),
-          min(saved_at), max(saved_at)
+        SELECT count(DISTINCT scene_id), count(*), \(marks.quarantinedInStore),
+          coalesce(sum(length(document)), 0), min(saved_at), max(saved_at)
         FROM snapshot
         """
       ) { row throws(SQLiteError) in
@@ -202,7 +211,10 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
       try db.query(
-        "SELECT \(Self.infoColumns()) FROM snapshot WHERE quarantine IS NOT NULL ORDER BY id DESC"
+        """
+        SELECT \(infoColumns) FROM snapshot s\(marks.join)
+        WHERE \(marks.quarantine) IS NOT NULL ORDER BY s.id DESC
+        """
       ) {
         row throws(SQLiteError) in infos.append(Self.info(row))
       }

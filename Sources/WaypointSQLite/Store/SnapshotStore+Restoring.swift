@@ -28,7 +28,8 @@ extension SnapshotStore {
     var restoration = StoreRestoration(scene: .root(RestoreReport(outcome: .root)), recorded: true)
     let candidates: [Candidate]
     do {
-      candidates = try read { db throws(SQLiteError) in try Self.candidates(scene, db) }
+      let marks = marks
+      candidates = try read { db throws(SQLiteError) in try Self.candidates(scene, marks, db) }
     } catch {
       return Self.unavailable(error)
     }
@@ -102,7 +103,10 @@ extension SnapshotStore {
   public func confirmRestore(scene: String) throws(StoreError) {
     try write { db throws(SQLiteError) in
       try db.run(
-        "UPDATE snapshot SET unconfirmed_restores = 0 WHERE scene_id = ? AND unconfirmed_restores > 0",
+        """
+        UPDATE snapshot_mark SET unconfirmed_restores = 0
+        WHERE scene_id = ? AND unconfirmed_restores > 0
+        """,
         [.text(scene)])
     }
   }
@@ -116,17 +120,21 @@ extension SnapshotStore {
     var unconfirmed: Int
   }
 
-  private static func candidates(_ scene: String, _ db: Database) throws(SQLiteError) -> [Candidate]
+  private static func candidates(_ scene: String, _ marks: MarkColumns, _ db: Database)
+    throws(SQLiteError) -> [Candidate]
   {
     var candidates: [Candidate] = []
     try db.query(
-      "SELECT id, quarantine, unconfirmed_restores FROM snapshot WHERE scene_id = ? ORDER BY id DESC",
+      """
+      SELECT s.id, \(marks.columns) FROM snapshot s\(marks.join)
+      WHERE s.scene_id = ? ORDER BY s.id DESC
+      """,
       [.text(scene)]
     ) { row throws(SQLiteError) in
       candidates.append(
         Candidate(
           id: row.int64(0), quarantine: row.text(1).flatMap(Quarantine.Kind.init(rawValue:)),
-          unconfirmed: row.int(2)))
+          unconfirmed: row.int(4)))
     }
     return candidates
   }
@@ -156,8 +164,13 @@ extension SnapshotStore {
       let byteCount = try db.scalar(length, [.integer(id)]) { $0.int(0) } ?? 0
       guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
       if count {
+        // In the small table: the document's row is never rewritten.
         try db.run(
-          "UPDATE snapshot SET unconfirmed_restores = unconfirmed_restores + 1 WHERE id = ?",
+          """
+          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores)
+          SELECT id, scene_id, 1 FROM snapshot WHERE id = ?1
+          ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = unconfirmed_restores + 1
+          """,
           [.integer(id)])
       }
       let document = try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
@@ -196,21 +209,31 @@ extension SnapshotStore {
       try write(busyTimeout: timeout) { db throws(SQLiteError) in
         switch action {
         case .quarantine(let kind, let detail):
-          try db.run(
+          let values: [SQLValue] = [
+            .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
+            .integer(id), .integer(Int64(threshold)),
+          ]
+          let marked = try db.run(
             """
-            UPDATE snapshot SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
-            WHERE id = ?4 AND quarantine IS NULL AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
-            """,
-            [
-              .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
-              .integer(id),
-              .integer(Int64(threshold)),
-            ])
+            UPDATE snapshot_mark SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
+            WHERE snapshot_id = ?4 AND quarantine IS NULL
+              AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
+            """, values)
+          // A snapshot without a mark row has no count, so it is never marked a crash loop; a row
+          // another process added meanwhile is left as it is.
+          if marked == 0 && kind != .crashLoop {
+            try db.run(
+              """
+              INSERT OR IGNORE INTO snapshot_mark (
+                snapshot_id, scene_id, quarantine, quarantine_detail, quarantined_at)
+              SELECT id, scene_id, ?1, ?2, ?3 FROM snapshot WHERE id = ?4 AND ?5 > 0
+              """, values)
+          }
         case .release:
           try db.run(
             """
-            UPDATE snapshot SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL
-            WHERE id = ? AND quarantine = 'unrestorable'
+            UPDATE snapshot_mark SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL
+            WHERE snapshot_id = ? AND quarantine = 'unrestorable'
             """,
             [.integer(id)])
         }

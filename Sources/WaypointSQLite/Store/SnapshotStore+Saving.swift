@@ -55,9 +55,10 @@ extension SnapshotStore {
       // oversized document is never loaded, and compares unequal.
       try db.query(
         """
-        SELECT id, saved_at, CASE WHEN length(document) = ?2 THEN document END,
-          quarantine IS NOT NULL
-        FROM snapshot WHERE scene_id = ?1 ORDER BY id DESC LIMIT 1
+        SELECT s.id, s.saved_at, CASE WHEN length(s.document) = ?2 THEN s.document END,
+          m.quarantine IS NOT NULL
+        FROM snapshot s LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id
+        WHERE s.scene_id = ?1 ORDER BY s.id DESC LIMIT 1
         """,
         [.text(scene), .integer(Int64(document.count))]
       ) { row throws(SQLiteError) in
@@ -86,15 +87,26 @@ extension SnapshotStore {
           .blob(document),
         ])
       let id = db.lastInsertedRowID
-      // Everything older than the retention-th newest unquarantined snapshot: a walk of the
-      // (scene_id, id) index, whatever the scene's history holds.
-      try db.run(
+      // Everything unquarantined older than the retention-th newest unquarantined snapshot: a
+      // walk of the (scene_id, id) index, each row's mark looked up by its key; then the marks of
+      // the snapshots deleted.
+      let unquarantined =
+        "NOT EXISTS (SELECT 1 FROM snapshot_mark m WHERE m.snapshot_id = s.id AND m.quarantine IS NOT NULL)"
+      let deleted = try db.run(
         """
-        DELETE FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL AND id < (
-          SELECT id FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL
-          ORDER BY id DESC LIMIT 1 OFFSET ?2 - 1)
+        DELETE FROM snapshot AS s WHERE s.scene_id = ?1 AND \(unquarantined) AND s.id < (
+          SELECT s.id FROM snapshot s WHERE s.scene_id = ?1 AND \(unquarantined)
+          ORDER BY s.id DESC LIMIT 1 OFFSET ?2 - 1)
         """,
         [.text(scene), .integer(Int64(retention))])
+      if deleted > 0 {
+        try db.run(
+          """
+          DELETE FROM snapshot_mark WHERE scene_id = ?1
+            AND snapshot_id NOT IN (SELECT id FROM snapshot WHERE scene_id = ?1)
+          """,
+          [.text(scene)])
+      }
       return SaveResult(snapshotID: id, wrote: true)
     }
   }
