@@ -148,47 +148,43 @@ struct SchemaTests {
   @Test(
     "a schema-2 store's marks and counts move to snapshot_mark; read-only, they are read in place")
   func bookkeepingMoves() throws {
-    // The schema-1 fixture, brought to schema 2 by hand (migration 2 adds an index), with
-    // bookkeeping as schemas 1 and 2 kept it: a quarantine mark on scene A, an unconfirmed
-    // restore on scene B.
-    let path = try copyFixture()
-    #expect(
-      rawExecute(
-        path,
-        """
-        \(SchemaMigration.all[1].sql);
-        INSERT INTO waypoint_migration (version, name, applied_at) VALUES (2, 'x', 0);
-        DELETE FROM snapshot WHERE id NOT IN (
-          SELECT max(id) FROM snapshot GROUP BY scene_id);
-        UPDATE snapshot SET scene_id = 'A', quarantine = 'unrestorable', quarantine_detail = 'gone',
-          quarantined_at = 1000 WHERE scene_id = 'scene-1';
-        UPDATE snapshot SET scene_id = 'B', unconfirmed_restores = 1 WHERE scene_id = 'scene-2';
-        """) == 0)
+    // The checked-in schema-2 store: snapshot 2 (of scene-1) quarantined, snapshot 5 (the latest
+    // of scene-2) with one unconfirmed restore, both kept in columns of `snapshot`.
+    let path = directory.path("schema-2.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-2.sqlite"
+      ).path, toPath: path)
     let reader = try SnapshotStore(path: path, access: .readOnly)
     #expect(reader.schemaVersion == 2)
-    #expect(try reader.history(scene: "A").first?.quarantine?.detail == "gone")
-    #expect(try reader.history(scene: "B").first?.unconfirmedRestores == 1)
-    #expect(try reader.quarantined().count == 1)
+    #expect(try reader.snapshot(id: 2)?.info.quarantine?.kind == .unrestorable)
+    #expect(try reader.history(scene: "scene-2").first?.unconfirmedRestores == 1)
+    #expect(try reader.quarantined().map(\.id) == [2])
     #expect(try reader.statistics().quarantinedCount == 1)
     #expect(try reader.scenes().map(\.quarantinedCount) == [1, 0])
+    #expect(try SnapshotStore.check(path: path).quarantinedCount == 1)
 
     let store = try SnapshotStore(path: path)
     #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
-    let marked = try #require(try store.history(scene: "A").first?.quarantine)
+    let marked = try #require(try store.snapshot(id: 2)?.info.quarantine)
     #expect(marked.kind == .unrestorable)
-    #expect(marked.detail == "gone")
-    #expect(marked.since == Date(timeIntervalSince1970: 1000))
-    #expect(try store.history(scene: "B").first?.unconfirmedRestores == 1)
+    #expect(marked.detail == "stack main[0] Gone.Type: unknown tag")
+    #expect(marked.since == Date(timeIntervalSince1970: 1_796_040_000))
+    #expect(try store.history(scene: "scene-2").first?.unconfirmedRestores == 1)
     #expect(
-      rawInteger(path, "SELECT count(*) FROM snapshot WHERE quarantine IS NOT NULL") == 0)
+      rawInteger(
+        path, "SELECT count(*) FROM snapshot WHERE quarantine IS NOT NULL OR unconfirmed_restores")
+        == 0)
     #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 2)
-    // The guard goes on from the moved count: one more unconfirmed restore is a crash loop.
-    _ = store.restore(scene: "B", with: restorer)
-    let looped = store.restore(scene: "B", with: restorer)
+    // The guard goes on from the moved count: one more unconfirmed restore makes a crash loop.
+    #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
+    let looped = store.restore(scene: "scene-2", with: restorer)
     #expect(looped.report.outcome == .root)
-    #expect(try store.history(scene: "B").first?.quarantine?.kind == .crashLoop)
-    // Discarding a scene takes its marks with it.
-    try store.discard(scenes: ["A", "B"])
+    #expect(try store.history(scene: "scene-2").first?.quarantine?.kind == .crashLoop)
+    // The quarantined snapshot survives saving's trim; discarding a scene takes its marks along.
+    for index in 0..<8 { try store.save(try snapshot([.item(id: index)]), scene: "scene-1") }
+    #expect(try store.history(scene: "scene-1").contains { $0.id == 2 })
+    try store.discard(scenes: ["scene-1", "scene-2"])
     #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 0)
   }
 
