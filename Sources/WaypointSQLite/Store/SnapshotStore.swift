@@ -50,7 +50,7 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The newest schema version this build knows.
   public static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
-  /// The connection; replaced only by ``reopenIfMoved(_:)``, under `lock`.
+  /// The connection; replaced only by `reopenClosed()`, under `lock`.
   private(set) var database: Database
   private let lock = NSLock()
   private let migrations: [SchemaMigration]
@@ -243,8 +243,9 @@ public final class SnapshotStore: @unchecked Sendable {
       case .foreign: throw StoreError.notAWaypointStore(path: path)
       case .empty: break
       }
+      let target = StoreFile.target(of: path)
       let working = ["-journal", "-wal", "-shm"].contains {
-        FileManager.default.fileExists(atPath: path + $0)
+        FileManager.default.fileExists(atPath: target + $0)
       }
       guard working else { throw StoreError.notAWaypointStore(path: path) }
       guard clock.now < deadline else { throw StoreError.busy(path: path) }
@@ -294,24 +295,26 @@ public final class SnapshotStore: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard database.handle != nil, database.hasMoved() else { return }
-    // SQLite neither checkpoints nor removes the WAL of a file that has moved. Left at the path,
-    // the old file's WAL would be replayed into the file now there: it is set aside (renamed,
-    // never deleted), with its `-shm` index, before the path is opened again.
     database.close()
-    let wal = StoreFile.target(of: path) + "-wal"
-    if let walFile, StoreFile.Identity(of: wal) == walFile {
-      let aside = StoreFile.freePath(beside: wal, label: "orphaned", now: Date())
-      rename(wal, aside)
-      unlink(StoreFile.target(of: path) + "-shm")
-    }
     reopenClosed()
     throw .replaced(path: path)
   }
 
   /// Opens the path again after the file was replaced; on failure the connection stays closed and
   /// the next call tries again. Call with `lock` held.
+  ///
+  /// SQLite neither checkpoints nor removes the WAL of a file that has moved. Left at the path, the
+  /// old file's WAL (known by its inode) would be replayed into the file now there: it is set aside
+  /// first (renamed `<path>-wal.orphaned-<time>`, never deleted), and its `-shm` index removed.
+  /// When it cannot be renamed, the path is not opened.
   private func reopenClosed() {
     guard database.handle == nil else { return }
+    let wal = StoreFile.target(of: path) + "-wal"
+    if let walFile, StoreFile.Identity(of: wal) == walFile {
+      let aside = StoreFile.freePath(beside: wal, label: "orphaned", now: Date())
+      guard rename(wal, aside) == 0 else { return }
+      unlink(StoreFile.target(of: path) + "-shm")
+    }
     if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
       database = reopened.0
       walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
