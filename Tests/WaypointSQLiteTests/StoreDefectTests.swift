@@ -173,6 +173,8 @@ struct StoreDefectTests {
 
   @Test("a process killed with SIGKILL during a backup leaves no file at the backup's name")
   func backupKilled() throws {
+    // 150 MB of store and a partial copy: the directory goes when the test is done.
+    defer { try? FileManager.default.removeItem(at: directory.url) }
     let path = directory.path()
     do {
       let store = try SnapshotStore(path: path)
