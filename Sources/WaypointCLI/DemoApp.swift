@@ -108,12 +108,15 @@ enum DemoApp {
     ]
   }
 
+  /// The build string of version 1.0, which saves the demo's scene.
+  static let appBuild = "1.0 (100)"
+
   /// The scene version 1.0 saves: one stack per tab, the orders tab selected, an iPad sidebar and a
   /// promo sheet on top.
   static func savedScene() throws(RouteRegistryError) -> SceneSnapshot {
     let registry = try V1.registry()
     return SceneSnapshot(
-      metadata: SnapshotMetadata(registry: registry, appBuild: "1.0 (100)"),
+      metadata: SnapshotMetadata(registry: registry, appBuild: appBuild),
       stacks: [
         "shop": try registry.records(for: [
           V1.Route.category(name: "Shoes"), V1.Route.product(id: 7), V1.Route.product(id: 3),

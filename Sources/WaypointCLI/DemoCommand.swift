@@ -8,17 +8,80 @@ enum DemoCommand {
   static let phoneScene = "iphone-window"
   static let damagedScene = "ipad-window"
 
-  static func run(outputDirectory: String, print: @Sendable (String) -> Void) throws -> Int32 {
-    print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
+  /// The demo's store and manifest, in the output folder.
+  static let storeName = "waypoint.sqlite"
+  static let manifestName = "routes.manifest.json"
 
+  /// Runs the demo, leaving its store and manifest in `outputDirectory`. A store or manifest there
+  /// that the demo did not write is replaced only with `force`; both are built under temporary
+  /// names and renamed into place at the end (see ``OutputFile``).
+  static func run(outputDirectory: String, force: Bool, print: @Sendable (String) -> Void) throws
+    -> Int32
+  {
     let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let path = directory.appendingPathComponent("waypoint.sqlite").path
-    // The demo owns this file: start from a fresh store on every run.
-    for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-      try FileManager.default.removeItem(atPath: path + suffix)
-    }
+    let path = directory.appendingPathComponent(storeName).path
+    let manifestPath = directory.appendingPathComponent(manifestName).path
+    // Checked before anything is written or printed.
+    let notOurs = "already exists and was not written by the demo"
+    let replacesStore = try OutputFile.checkStore(
+      path, force: force || isDemoStore(path), existing: notOurs)
+    let replacesManifest = try OutputFile.check(
+      manifestPath, force: force || isDemoManifest(manifestPath), existing: notOurs)
 
+    print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let temporary = try OutputFile.emptyFile(beside: path)
+    let manifest: Data
+    do {
+      manifest = try play(store: temporary, shownAs: path, manifestPath: manifestPath, print: print)
+    } catch {
+      OutputFile.discard(temporary)
+      throw error
+    }
+    try OutputFile.write(manifest, to: manifestPath, force: replacesManifest, mode: 0o644)
+    if replacesStore {
+      // The journal of the store being replaced must not be read into the new one.
+      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+    try OutputFile.place(temporary, at: path, replacing: replacesStore)
+    return 0
+  }
+
+  /// Whether `path` holds a store the demo wrote: a Waypoint store with only the demo's scenes, as
+  /// the demo saves them.
+  static func isDemoStore(_ path: String) -> Bool {
+    guard OutputFile.existing(path) == .file,
+      let store = try? SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false),
+        access: .readOnly),
+      let scenes = try? store.scenes()
+    else { return false }
+    return scenes.allSatisfy { scene in
+      [phoneScene, damagedScene].contains(scene.id)
+        && [nil, DemoApp.appBuild].contains(scene.latest.appBuild)
+    }
+  }
+
+  /// Whether `path` holds a manifest the demo wrote: one that describes the demo app's routes (and
+  /// the built-in types every manifest lists), nothing else.
+  static func isDemoManifest(_ path: String) -> Bool {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)
+    guard OutputFile.existing(path) == .file, let size, size.intValue <= 1 << 20,
+      let data = FileManager.default.contents(atPath: path),
+      let manifest = try? RouteManifest(decoding: data)
+    else { return false }
+    let own = Set(
+      ((try? DemoApp.V3.registry()).map { RouteManifest(registry: $0) }?.routes ?? []).map(\.tag))
+    return manifest.routes.contains { $0.tag.hasPrefix("DemoApp.") }
+      && manifest.routes.allSatisfy { own.contains($0.tag) || $0.tag.hasPrefix("DemoApp.") }
+  }
+
+  /// The demo itself, on the store at `path` (named `shownAs` in what it prints); returns the
+  /// manifest it exports.
+  private static func play(
+    store path: String, shownAs shownPath: String, manifestPath: String,
+    print: @Sendable (String) -> Void
+  ) throws -> Data {
     let snapshot = try DemoApp.savedScene()
     print("1. Version 1.0 of the example shop app saves its scene on each navigation change:")
     describe(snapshot, print: print)
@@ -29,7 +92,7 @@ enum DemoCommand {
       try store.save(earlier, scene: phoneScene)
       let saved = try store.save(snapshot, scene: phoneScene)
       let again = try store.save(snapshot, scene: phoneScene)
-      print("   saved snapshot \(saved.snapshotID) to \(path)")
+      print("   saved snapshot \(saved.snapshotID) to \(shownPath)")
       print(
         "   (saving the same state again wrote nothing: \(again.wrote ? "wrote" : "unchanged"))")
       // A second window whose only screen is a type that version 2.0 deletes.
@@ -73,9 +136,7 @@ enum DemoCommand {
       )
     }
 
-    let manifestPath = directory.appendingPathComponent("routes.manifest.json").path
     let manifest = RouteManifest(registry: try DemoApp.V3.registry())
-    try manifest.encoded().write(to: URL(fileURLWithPath: manifestPath), options: .atomic)
     print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
@@ -89,8 +150,8 @@ enum DemoCommand {
     let statistics = try store.statistics()
     print(
       "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
-        + "(\(statistics.quarantinedCount) quarantined) in \(path)")
-    return 0
+        + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
+    return manifest.encoded()
   }
 
   private static func describe(_ fate: OfflineValidation.Fate) -> String {

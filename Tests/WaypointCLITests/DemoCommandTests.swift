@@ -51,7 +51,10 @@ struct DemoCommandTests {
     let output = directory.url.appendingPathComponent("demo")
     let store = output.appendingPathComponent("waypoint.sqlite").path
     let result = run(["demo", "--output", output.path])
-    #expect(result.out.hasSuffix("\n\nStore: \(store)\nInspect it: waypoint --db \(store) scenes"))
+    // The tests run from .build, as `swift run` does.
+    #expect(
+      result.out.hasSuffix(
+        "\n\nStore: \(store)\nInspect it: swift run waypoint --db \(store) scenes"))
     // And the command it suggests works.
     let scenes = run(["--db", store, "scenes"])
     #expect(scenes.status == 0)

@@ -105,13 +105,15 @@ struct ManifestCommandTests {
     #expect(result.status == 1)
     #expect(
       result.out.contains(
-        "scene iphone-window, snapshot 2: would be repaired (5 migrated, 4 dropped, 1 need the app)"
+        "scene iphone-window, snapshot 2: would be repaired (5 migrated, 4 dropped, 1 need the app): "
+          + "1 added, 0 deleted"
       ))
     #expect(
       result.out.contains(
         "scene ipad-window, snapshot 3: left alone: nothing in it can be kept (the app restores the root and keeps it aside)"
       ))
-    #expect(result.out.hasSuffix("1 snapshot would be repaired; nothing written."))
+    #expect(
+      result.out.hasSuffix("1 snapshot would be repaired: 1 added, 0 deleted; nothing written."))
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     let files = try FileManager.default.contentsOfDirectory(
       atPath: URL(fileURLWithPath: store).deletingLastPathComponent().path)
@@ -280,7 +282,7 @@ struct ManifestCommandTests {
         "scene iphone-window, snapshot 2: root, a crash loop: restored 2 times"))
     let repaired = run(["--db", store, "repair", "--manifest", manifest])
     #expect(repaired.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop"))
-    #expect(repaired.out.hasSuffix("0 snapshots repaired."))
+    #expect(repaired.out.hasSuffix("0 snapshots repaired: 0 added, 0 deleted."))
     #expect(!repaired.out.contains("Backup"))
     #expect(
       try SnapshotStore(path: store, access: .readOnly).history(scene: "iphone-window").map(\.id)

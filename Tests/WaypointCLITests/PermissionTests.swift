@@ -90,7 +90,7 @@ struct PermissionTests {
     let result = try runAsNobody(
       ["--db", path, "import-path", "--scene", "a", "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(result.status == 74)
-    #expect(result.err.contains("read-only: cannot create the store: Permission denied"))
+    #expect(result.err.contains("\(path): cannot create: Permission denied"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
   }
 

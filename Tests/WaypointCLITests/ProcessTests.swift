@@ -15,7 +15,10 @@ struct ProcessTests {
     let result = try runProcess(["demo", "--output", output.path])
     #expect(result.status == 0)
     #expect(result.out.contains("outcome: partial"))
-    #expect(result.out.hasSuffix("Inspect it: waypoint --db \(output.path)/waypoint.sqlite scenes"))
+    // Run from .build, as `swift run` does: the printed command says `swift run waypoint`.
+    #expect(
+      result.out.hasSuffix(
+        "Inspect it: swift run waypoint --db \(output.path)/waypoint.sqlite scenes"))
     #expect(
       FileManager.default.fileExists(atPath: output.appendingPathComponent("waypoint.sqlite").path))
   }

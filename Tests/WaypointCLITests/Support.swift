@@ -157,13 +157,14 @@ func builtTool() throws -> URL {
 
 struct ToolNotBuilt: Error {}
 
-/// Runs the built tool as a process, with `input` on its stdin.
+/// Runs the built tool as a process, with `input` on its stdin; with `shell`, runs `/bin/sh` with
+/// the arguments instead.
 func runProcess(
   _ arguments: [String], input: Data? = nil, directory: URL? = nil,
-  environment: [String: String]? = nil
+  environment: [String: String]? = nil, shell: Bool = false
 ) throws -> Run {
   let process = Process()
-  process.executableURL = try builtTool()
+  process.executableURL = shell ? URL(fileURLWithPath: "/bin/sh") : try builtTool()
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = directory }
   if let environment { process.environment = environment }

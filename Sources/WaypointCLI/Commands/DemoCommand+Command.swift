@@ -9,12 +9,17 @@ extension DemoCommand: WaypointCommand {
       name: "demo",
       summary: "Save an example app's scene, update the app, and restore what still decodes.",
       discussion: [
-        "Leaves its store, waypoint.sqlite, in DIR (replaced on every run) and says where, so "
-          + "that the other commands can inspect it."
+        "Leaves its store, waypoint.sqlite, and its route manifest, routes.manifest.json, in DIR "
+          + "and says where, so that the other commands can inspect them. A store or manifest "
+          + "from an earlier run of the demo is replaced; any other file of those names is left "
+          + "alone and the demo exits 73, unless --force is given."
       ],
       options: [
         .option(
-          outputOption, value: "DIR", help: "Where to leave the store. Default: waypoint-demo.")
+          outputOption, value: "DIR",
+          help: "Where to leave the store and manifest. Default: waypoint-demo."),
+        OutputFile.forceDeclaration(
+          help: "Replace a store or manifest in DIR that the demo did not write."),
       ],
       usesStore: false)
   }
@@ -29,7 +34,11 @@ extension DemoCommand: WaypointCommand {
       if !json { console.out(line) }
     }
     do {
-      _ = try run(outputDirectory: directory, print: print)
+      _ = try run(
+        outputDirectory: directory, force: context.arguments.isSet(OutputFile.forceFlag),
+        print: print)
+    } catch let error as CLIError {
+      throw error
     } catch let error as StoreError {
       throw CLIError(error)
     } catch {
@@ -37,7 +46,7 @@ extension DemoCommand: WaypointCommand {
     }
     guard context.json else {
       console.out("\nStore: \(path)")
-      console.out("Inspect it: waypoint --db \(path) scenes")
+      console.out("Inspect it: \(invocation) --db \(path) scenes")
       return .ok
     }
     let store = try context.openStore(.read, path: path)
@@ -45,6 +54,14 @@ extension DemoCommand: WaypointCommand {
     try context.printJSON(
       DemoJSON(store: path, scenes: scenes.map(ScenesCommand.SceneJSON.init)))
     return .ok
+  }
+
+  /// How the user runs this tool: `swift run waypoint` from a package checkout (the executable sits
+  /// in a `.build` folder), `waypoint` once it is installed, so that the printed command works as
+  /// written.
+  static var invocation: String {
+    let executable = CommandLine.arguments.first ?? ""
+    return executable.contains("/.build/") ? "swift run waypoint" : "waypoint"
   }
 
   private struct DemoJSON: Encodable {

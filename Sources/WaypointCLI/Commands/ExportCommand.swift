@@ -2,7 +2,7 @@ import Foundation
 import Waypoint
 import WaypointSQLite
 
-/// `waypoint export [--redact] [--output FILE]`: every snapshot as JSON Lines.
+/// `waypoint export [--redact] [--output FILE [--force]]`: every snapshot as JSON Lines.
 enum ExportCommand: WaypointCommand {
   static let redactOption = "--redact"
   static let outputOption = "--output"
@@ -25,7 +25,10 @@ enum ExportCommand: WaypointCommand {
             + "structure; scene ids and app builds are hashed too."),
         .option(
           outputOption, value: "FILE",
-          help: "Write to FILE (created with permissions 0600) instead of stdout."),
+          help:
+            "Write to FILE (created with permissions 0600) instead of stdout; never the store, "
+            + "and an existing FILE only with --force."),
+        OutputFile.forceDeclaration(),
       ])
   }
 
@@ -34,12 +37,14 @@ enum ExportCommand: WaypointCommand {
     if context.json, output == nil {
       throw .usage("--json needs \(outputOption) FILE: without it, stdout carries the JSON Lines")
     }
+    let force = context.arguments.isSet(OutputFile.forceFlag)
+    if force, output == nil { throw .usage("\(OutputFile.forceFlag) needs \(outputOption) FILE") }
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context.arguments.isSet(redactOption) ? Redactor(limits: limits) : nil
     let sink =
       try output.map { (path) throws(CLIError) in
-        try OutputSink(file: path, console: context.console)
+        try OutputSink(file: path, console: context.console, force: force, store: store.path)
       }
       ?? OutputSink(console: context.console)
     let progress = Progress(console: context.console, label: "exporting")

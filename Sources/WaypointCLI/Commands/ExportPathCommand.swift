@@ -2,10 +2,12 @@ import Foundation
 import Waypoint
 import WaypointSQLite
 
-/// `waypoint export-path --scene ID [--stack NAME]`: a stack as SwiftUI's `NavigationPath` JSON.
+/// `waypoint export-path --scene ID [--stack NAME] [--output FILE [--force]]`: a stack as SwiftUI's
+/// `NavigationPath` JSON.
 enum ExportPathCommand: WaypointCommand {
   static let sceneOption = "--scene"
   static let stackOption = "--stack"
+  static let outputOption = "--output"
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -15,17 +17,27 @@ enum ExportPathCommand: WaypointCommand {
         "The stack of the scene's latest snapshot, written as SwiftUI's JSONEncoder writes "
           + "path.codable, so that JSON read by import-path "
           + "comes back byte for byte. A newline follows only when stdout is a terminal. The "
-          + "output is JSON already: --json changes nothing."
+          + "output is JSON already: --json changes nothing, except with --output, where stdout "
+          + "gets a summary."
       ],
       options: [
         .option(sceneOption, value: "ID", help: "The scene whose stack to print.", required: true),
         .option(stackOption, value: "NAME", help: "The stack to print. Default: main."),
+        .option(
+          outputOption, value: "FILE",
+          help:
+            "Write to FILE (created with permissions 0600) instead of stdout; never the store, "
+            + "and an existing FILE only with --force."),
+        OutputFile.forceDeclaration(),
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let scene = context.arguments.value(sceneOption) ?? ""
     let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
+    let output = context.arguments.value(outputOption)
+    let force = context.arguments.isSet(OutputFile.forceFlag)
+    if force, output == nil { throw .usage("\(OutputFile.forceFlag) needs \(outputOption) FILE") }
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(scene: scene)
     guard let records = loaded.snapshot.stacks[stack] else {
@@ -36,8 +48,39 @@ enum ExportPathCommand: WaypointCommand {
           + (names.isEmpty ? "none" : names.joined(separator: ", ")) + ")")
     }
     var data = NavigationPathRepresentation.data(for: records)
-    if context.console.outIsTerminal { data.append(0x0A) }
-    context.console.writeOut(data)
+    guard let output else {
+      if context.console.outIsTerminal { data.append(0x0A) }
+      context.console.writeOut(data)
+      return .ok
+    }
+    let sink = try OutputSink(
+      file: output, console: context.console, force: force, store: store.path)
+    do throws(CLIError) {
+      try sink.write(data)
+      try sink.finish()
+    } catch {
+      sink.abandon()
+      throw error
+    }
+    if context.json {
+      try context.printJSON(
+        ExportPathJSON(
+          output: output, scene: scene, stack: stack, routes: records.count,
+          snapshot: loaded.info.id))
+    } else {
+      context.console.out(
+        "Exported stack \(Formatting.printable(stack)) of scene \(Formatting.printable(scene)) "
+          + "(\(Formatting.count(records.count, "route")), snapshot \(loaded.info.id)) to "
+          + "\(Formatting.printable(output)).")
+    }
     return .ok
+  }
+
+  private struct ExportPathJSON: Encodable {
+    var output: String
+    var scene: String
+    var stack: String
+    var routes: Int
+    var snapshot: Int64
   }
 }

@@ -33,9 +33,30 @@ enum ImportCommand: WaypointCommand {
       if context.json { try context.printJSON(ImportJSON(store: context.storePath)) }
       return .ok
     }
-    let created = !FileManager.default.fileExists(atPath: context.storePath)
-    let store = try context.openStore(.create)
-    var result = ImportJSON(store: store.path, createdStore: created)
+    let result = try context.creatingStore { (store, created) throws(CLIError) in
+      try insert(
+        path, count: count, limits: limits, into: store, created: created, context: context)
+    }
+    if context.json {
+      try context.printJSON(result)
+    } else {
+      let range = result.firstSnapshot.map { first in
+        " (snapshots \(first)–\(result.lastSnapshot ?? first))"
+      }
+      context.console.out(
+        "Imported \(Formatting.count(result.imported, "snapshot")) of "
+          + "\(Formatting.count(result.scenes, "scene")) into \(result.store)\(range ?? "")"
+          + (result.createdStore ? ", a new store." : "."))
+    }
+    return .ok
+  }
+
+  /// Reads the file's `count` snapshots again and inserts them in one transaction.
+  private static func insert(
+    _ path: String, count: Int, limits: SnapshotLimits, into store: SnapshotStore, created: Bool,
+    context: CommandContext
+  ) throws(CLIError) -> ImportJSON {
+    var result = ImportJSON(store: context.storePath, createdStore: created)
     var failure: CLIError?
     let writing = Progress(console: context.console, label: "importing")
     defer { writing.finish() }
@@ -75,18 +96,7 @@ enum ImportCommand: WaypointCommand {
     if let failure, !committed {
       throw CLIError(exitCode: failure.exitCode, message: failure.message + "; nothing was written")
     }
-    if context.json {
-      try context.printJSON(result)
-    } else {
-      let range = result.firstSnapshot.map { first in
-        " (snapshots \(first)–\(result.lastSnapshot ?? first))"
-      }
-      context.console.out(
-        "Imported \(Formatting.count(result.imported, "snapshot")) of "
-          + "\(Formatting.count(result.scenes, "scene")) into \(store.path)\(range ?? "")"
-          + (created ? ", a new store." : "."))
-    }
-    return .ok
+    return result
   }
 
   /// Reads every line of `path`, parsing each non-blank one and handing it to `body`, which

@@ -18,7 +18,8 @@ enum ImportPathCommand: WaypointCommand {
           + "JSON, top of the stack first. Each element is kept byte for byte, whether or not any "
           + "app still knows its type. The new snapshot is the scene's latest one with this stack "
           + "replaced (other stacks, selections and sheet kept), or a snapshot holding only this "
-          + "stack when the scene has none. Creates the store if it does not exist."
+          + "stack when the scene has none; older snapshots all stay. Creates the store if it "
+          + "does not exist."
       ],
       positionals: [
         PositionalDeclaration(valueName: file, help: "The JSON file to read; - reads stdin.")
@@ -47,18 +48,23 @@ enum ImportPathCommand: WaypointCommand {
       if case .malformedJSON = error { throw .data("\(InputFile.name(path)): not valid JSON") }
       throw CLIError(error, in: InputFile.name(path))
     }
-    let created = !FileManager.default.fileExists(atPath: context.storePath)
-    let store = try context.openStore(.create)
-    let base = try latestSnapshot(of: scene, in: store, context: context)
-    var snapshot = base?.snapshot ?? SceneSnapshot()
-    snapshot.stacks[stack] = records
-    snapshot.metadata.savedAt = SnapshotMetadata().savedAt
-    let result = try context.store { () throws(StoreError) in try store.save(snapshot, scene: scene)
+    let (created, base, result) = try context.creatingStore { (store, created) throws(CLIError) in
+      let base = try latestSnapshot(of: scene, in: store, context: context)
+      var snapshot = base?.snapshot ?? SceneSnapshot()
+      snapshot.stacks[stack] = records
+      snapshot.metadata.savedAt = SnapshotMetadata().savedAt
+      // Nothing else is deleted: the tool says what it saved, and that is all it changes.
+      let result = try context.store { () throws(StoreError) in
+        try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
+      }
+      guard let result else { throw .data("\(context.storePath): the snapshot was not saved") }
+      return (created, base, result)
     }
+    let storePath = context.storePath
     if context.json {
       try context.printJSON(
         ImportPathJSON(
-          store: store.path, createdStore: created, scene: scene, stack: stack,
+          store: storePath, createdStore: created, scene: scene, stack: stack,
           routes: records.count, snapshot: result.snapshotID, wrote: result.wrote,
           basedOn: base?.id))
       return .ok
@@ -68,7 +74,7 @@ enum ImportPathCommand: WaypointCommand {
     if result.wrote {
       context.console.out(
         "Saved snapshot \(result.snapshotID) of scene \(Formatting.printable(scene)): \(what)"
-          + (base.map { ", the rest from snapshot \($0.id)" } ?? "") + " in \(store.path)"
+          + (base.map { ", the rest from snapshot \($0.id)" } ?? "") + " in \(storePath)"
           + (created ? ", a new store." : "."))
     } else {
       context.console.out(

@@ -1,10 +1,11 @@
 import Foundation
 import WaypointSQLite
 
-/// `waypoint prune [--keep N] [--older-than DURATION]`: deletes old snapshots.
+/// `waypoint prune [--keep N] [--older-than DURATION] [--dry-run]`: deletes old snapshots.
 enum PruneCommand: WaypointCommand {
   static let keepOption = "--keep"
   static let olderThanOption = "--older-than"
+  static let dryRunFlag = "--dry-run"
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -13,7 +14,8 @@ enum PruneCommand: WaypointCommand {
       discussion: [
         "Give --keep, --older-than or both; both rules apply in one transaction. Quarantined "
           + "snapshots count and are deleted like the others. --older-than can delete a scene's "
-          + "latest snapshot, and with it what the scene restores."
+          + "latest snapshot, and with it what the scene restores. --dry-run lists how many "
+          + "snapshots of each scene would be deleted, and writes nothing."
       ],
       options: [
         .option(
@@ -21,6 +23,10 @@ enum PruneCommand: WaypointCommand {
         .option(
           olderThanOption, value: "DURATION",
           help: "Delete the snapshots saved longer ago than DURATION: 30d, 12h, 90m or 45s."),
+        .flag(
+          dryRunFlag,
+          help: "Say what would be deleted, per scene, and write nothing (the store is opened "
+            + "read-only)."),
       ])
   }
 
@@ -44,6 +50,9 @@ enum PruneCommand: WaypointCommand {
       throw .usage("give \(keepOption) N, \(olderThanOption) DURATION, or both")
     }
     let cutoff = age.map { Date(timeIntervalSinceNow: -TimeInterval($0)) }
+    if context.arguments.isSet(dryRunFlag) {
+      return try dryRun(context, keep: keep, cutoff: cutoff)
+    }
     let store = try context.openStore(.write)
     let deleted = try context.store { () throws(StoreError) in
       try store.prune(keepingLatest: keep, olderThan: cutoff)
@@ -57,6 +66,37 @@ enum PruneCommand: WaypointCommand {
     if let cutoff { rules.append("deleted those saved before \(Formatting.date(cutoff))") }
     context.console.out(
       "Pruned \(Formatting.count(deleted, "snapshot")) (\(rules.joined(separator: "; "))).")
+    return .ok
+  }
+
+  /// What the prune would delete, per scene, from the store opened read-only.
+  private static func dryRun(_ context: CommandContext, keep: Int?, cutoff: Date?)
+    throws(CLIError) -> ExitCode
+  {
+    let store = try context.openStore(.read)
+    let counts = try context.store { () throws(StoreError) in
+      try store.prunable(keepingLatest: keep, olderThan: cutoff)
+    }
+    let scenes = counts.sorted { $0.key < $1.key }.map {
+      SceneJSON(id: $0.key, snapshots: $0.value)
+    }
+    let total = scenes.reduce(0) { $0 + $1.snapshots }
+    if context.json {
+      try context.printJSON(
+        PruneJSON(deleted: total, keep: keep, savedBefore: cutoff, dryRun: true, scenes: scenes))
+      return .ok
+    }
+    for scene in scenes {
+      context.console.out(
+        "scene \(Formatting.printable(scene.id)): "
+          + "\(Formatting.count(scene.snapshots, "snapshot")) would be deleted")
+    }
+    var rules: [String] = []
+    if let keep { rules.append("keeping the newest \(keep) of each scene") }
+    if let cutoff { rules.append("deleting those saved before \(Formatting.date(cutoff))") }
+    context.console.out(
+      "\(Formatting.count(total, "snapshot")) of \(Formatting.count(scenes.count, "scene")) "
+        + "would be pruned (\(rules.joined(separator: "; "))); nothing written.")
     return .ok
   }
 
@@ -81,18 +121,28 @@ enum PruneCommand: WaypointCommand {
     return seconds
   }
 
+  private struct SceneJSON: Encodable {
+    var id: String
+    var snapshots: Int
+  }
+
   private struct PruneJSON: Encodable {
     var deleted: Int
     var keep: Int?
     var savedBefore: Date?
+    var dryRun = false
+    /// Per scene, in a dry run only.
+    var scenes: [SceneJSON]?
 
-    private enum CodingKeys: String, CodingKey { case deleted, keep, savedBefore }
+    private enum CodingKeys: String, CodingKey { case deleted, keep, savedBefore, dryRun, scenes }
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(deleted, forKey: .deleted)
       try container.encode(keep, forKey: .keep)
       try container.encode(savedBefore, forKey: .savedBefore)
+      try container.encode(dryRun, forKey: .dryRun)
+      try container.encodeIfPresent(scenes, forKey: .scenes)
     }
   }
 }

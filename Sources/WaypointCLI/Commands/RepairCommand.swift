@@ -14,7 +14,8 @@ enum RepairCommand: WaypointCommand {
         "Migrate every scene's latest snapshot with a route manifest and drop what cannot be "
         + "kept, saving each repaired snapshot as a new version.",
       discussion: [
-        "The old snapshot stays in the history. Before writing, the store is copied whole to "
+        "Each repaired snapshot is added as the scene's newest and nothing is deleted: the whole "
+          + "history stays. Before writing, the store is copied whole to a new file "
           + "<store>.backup-<time> (VACUUM INTO) and the copy is named. Routes that need the app "
           + "(a custom migration step, a shape the manifest cannot describe) are kept as they are. "
           + "Snapshots from a newer version of the app, unreadable ones, crash loops and those with "
@@ -24,7 +25,9 @@ enum RepairCommand: WaypointCommand {
       options: [
         ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration,
         .flag(
-          dryRunFlag, help: "Say what would be repaired, and write nothing (no backup either)."),
+          dryRunFlag,
+          help:
+            "Say what would be repaired, added and deleted, and write nothing (no backup either)."),
       ])
   }
 
@@ -45,6 +48,8 @@ enum RepairCommand: WaypointCommand {
     func backUpOnce() throws(CLIError) {
       guard backup == nil else { return }
       let path = store.backupPath()
+      // The backup is a file the command creates: it goes through the same rule as every other.
+      try OutputFile.check(path, force: false, store: store.path)
       try context.store { () throws(StoreError) in try store.backup(to: path) }
       backup = path
       if !context.json {
@@ -64,6 +69,7 @@ enum RepairCommand: WaypointCommand {
     var cursor: String?
     var seen = 0
     var repairedCount = 0
+    var added = 0
     var problems = false
     while true {
       var batch: [Entry] = []
@@ -81,7 +87,11 @@ enum RepairCommand: WaypointCommand {
           entry.repairedAs = try Self.repair(
             entry, store: store, manifest: manifest, policy: policy, context: context)
         }
-        if entry.action == .repair && (dryRun || entry.repairedAs != nil) { repairedCount += 1 }
+        if entry.action == .repair && (dryRun || entry.repairedAs != nil) {
+          repairedCount += 1
+          entry.added = 1
+          added += 1
+        }
         if [.repair, .unreadable].contains(entry.action) { problems = true }
         seen += 1
         progress.update(seen)
@@ -93,12 +103,14 @@ enum RepairCommand: WaypointCommand {
       }
     }
     if context.json {
-      context.console.out("],\"backup\":\(backup.map(JSONOutput.string) ?? "null")}")
+      context.console.out(
+        "],\"added\":\(added),\"deleted\":0,\"backup\":\(backup.map(JSONOutput.string) ?? "null")}")
     } else {
+      let counts = "\(added) added, 0 deleted"
       context.console.out(
         dryRun
-          ? "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") would be repaired; nothing written."
-          : "\(repairedCount) snapshot\(repairedCount == 1 ? "" : "s") repaired.")
+          ? "\(Formatting.count(repairedCount, "snapshot")) would be repaired: \(counts); nothing written."
+          : "\(Formatting.count(repairedCount, "snapshot")) repaired: \(counts).")
     }
     // A dry run reports like validate: 1 when there is something to repair or to look at.
     if dryRun && problems { return .problemsFound }
@@ -126,7 +138,8 @@ enum RepairCommand: WaypointCommand {
     else { return nil }
     repaired.metadata.savedAt = Date()
     return try context.store { () throws(StoreError) in
-      try store.save(repaired, scene: entry.scene, ifLatestIs: entry.snapshot)
+      // Added as the newest, deleting nothing: repair reports every snapshot it adds and deletes none.
+      try store.save(repaired, scene: entry.scene, ifLatestIs: entry.snapshot, trimsHistory: false)
     }?.snapshotID
   }
 
@@ -186,6 +199,10 @@ enum RepairCommand: WaypointCommand {
     var dropped = 0
     var needsApp = 0
     var repairedAs: Int64?
+    /// Snapshots the repair of this scene adds (or, in a dry run, would add): 1 or 0.
+    var added = 0
+    /// Snapshots it deletes: always 0, as repair keeps the history.
+    var deleted = 0
 
     init(
       _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
@@ -241,8 +258,8 @@ enum RepairCommand: WaypointCommand {
       switch action {
       case .repair:
         if let repairedAs { return head + "repaired as snapshot \(repairedAs) (\(counts))" }
-        return head + (dryRun ? "would be repaired" : "not repaired (changed meanwhile)")
-          + " (\(counts))"
+        guard dryRun else { return head + "not repaired (changed meanwhile) (\(counts))" }
+        return head + "would be repaired (\(counts)): \(added) added, \(deleted) deleted"
       case .unchanged:
         return head + "nothing to repair" + (needsApp > 0 ? " (\(needsApp) need the app)" : "")
       case .newerVersion: return head + "left alone: written by a newer version of the app"

@@ -11,8 +11,8 @@ enum RollbackCommand: WaypointCommand {
       name: "rollback",
       summary: "Make an earlier snapshot of a scene its latest again, by saving a copy of it.",
       discussion: [
-        "The snapshots in between stay in the history (within the store's retention of 5 per "
-          + "scene). The copy is stamped now and is not quarantined."
+        "The snapshots in between stay in the history, every one of them: the copy is added and "
+          + "nothing is deleted. The copy is stamped now and is not quarantined."
       ],
       positionals: [
         PositionalDeclaration(
@@ -34,7 +34,8 @@ enum RollbackCommand: WaypointCommand {
       throw context.noScene(id, in: store)
     }
     let latest = try context.store { () throws(StoreError) in
-      try store.rollback(scene: id, to: target)
+      // Nothing else is deleted: the copy is added and the whole history stays.
+      try store.rollback(scene: id, to: target, trimsHistory: false)
     }
     let wrote = latest != previous.id
     if context.json {

@@ -54,6 +54,49 @@ struct CommandContext {
     }
   }
 
+  /// Runs `body` on the command's store, opened read-write. When no file is there, the new store
+  /// is made by the rule of ``OutputFile``: refused (exit 73) when a symbolic link or a journal
+  /// left by another store stands at the path, built under a temporary name beside it, and renamed
+  /// into place only when `body` returns, so that a failed command leaves no store behind. Errors
+  /// name the store's path, never the temporary one.
+  ///
+  /// - Parameter body: gets the store and whether it is new.
+  func creatingStore<T>(_ body: (SnapshotStore, _ created: Bool) throws(CLIError) -> T)
+    throws(CLIError) -> T
+  {
+    let path = storePath
+    switch OutputFile.existing(path) {
+    case .file, .directory:
+      return try body(try openStore(.create), false)
+    case .link where OutputFile.Identity(path) != nil:
+      return try body(try openStore(.create), false)
+    case .link:
+      throw CLIError(
+        exitCode: .cantCreate,
+        message: "\(path): is a symbolic link to nothing; a new store is not created through it")
+    case .nothing:
+      break
+    }
+    try OutputFile.checkStore(path, force: false)
+    let temporary = try OutputFile.emptyFile(beside: path)
+    func build() throws(CLIError) -> T {
+      let store = try openStore(.create, path: temporary)
+      return try body(store, true)
+    }
+    let result: T
+    do {
+      // The store is closed when build returns, before it is put in place.
+      result = try build()
+    } catch {
+      OutputFile.discard(temporary)
+      throw CLIError(
+        exitCode: error.exitCode,
+        message: error.message.replacingOccurrences(of: temporary, with: path))
+    }
+    try OutputFile.place(temporary, at: path, replacing: false)
+    return result
+  }
+
   /// Runs a store call, turning its error into the command's.
   func store<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
     do {

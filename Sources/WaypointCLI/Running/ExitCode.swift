@@ -2,7 +2,7 @@
 enum ExitCode: Int32, Hashable, Sendable {
   /// Done.
   case ok = 0
-  /// The command ran, and found problems (`check`).
+  /// The command ran, and found problems (`check`, `validate`, `repair --dry-run`).
   case problemsFound = 1
   /// The command line is wrong (`EX_USAGE`).
   case usage = 64
@@ -11,22 +11,42 @@ enum ExitCode: Int32, Hashable, Sendable {
   case dataError = 65
   /// A file to read does not exist or cannot be opened (`EX_NOINPUT`).
   case noInput = 66
+  /// An output file is refused: something stands where it would go that the command must not
+  /// replace (the store it reads, a directory, a file without `--force`) (`EX_CANTCREAT`).
+  case cantCreate = 73
   /// Reading or writing failed (`EX_IOERR`).
   case ioError = 74
   /// The store is busy (locked by another connection): try again (`EX_TEMPFAIL`).
   case busy = 75
 
-  /// What each status means, for help.
+  /// What each status means, for help. Docs/CLI.md's table of exit statuses says the same, word for
+  /// word (a test compares them).
   static let meanings: [(ExitCode, String)] = [
     (.ok, "Done."),
-    (.problemsFound, "The command ran and found problems (check)."),
-    (.usage, "The command line is wrong."),
+    (.problemsFound, "The command ran and found problems (check, validate, repair --dry-run)."),
+    (
+      .usage,
+      "Usage error: an unknown command or option, a missing or malformed value, a missing or extra "
+        + "argument."
+    ),
     (
       .dataError,
-      "Bad data: not a Waypoint store, a corrupt file, a malformed input, an unknown scene."
+      "Bad data: not a Waypoint store, a corrupt file, a store from a newer schema, a document that "
+        + "cannot be read, a malformed input file (naming the line for import), a scene or snapshot "
+        + "id the store does not hold."
     ),
-    (.noInput, "The store or input file does not exist, or is a directory."),
-    (.ioError, "Reading or writing failed."),
-    (.busy, "The store is locked by another connection: try again."),
+    (.noInput, "The store or an input file does not exist, or is a directory."),
+    (
+      .cantCreate,
+      "An output file is refused (can't create): it is the store the command reads (or its -wal or "
+        + "-shm), a directory, or an existing file without --force; a new store where a dangling "
+        + "symbolic link or a stray journal stands."
+    ),
+    (
+      .ioError,
+      "Reading or writing failed (an I/O error, a full disk, a read-only location, a missing folder "
+        + "for an output file)."
+    ),
+    (.busy, "The store is busy (locked by another connection): try again."),
   ]
 }

@@ -6,12 +6,14 @@ import Foundation
   import Darwin
 #endif
 
-/// Where a command streams its output: stdout, or a file that appears whole only when the command
-/// succeeds (written to a temporary file beside it, with permissions 0600, then renamed over it).
-/// Writes are buffered.
+/// Where a command streams its output: stdout, or a file created by the rule of ``OutputFile``
+/// (never the store, never an existing file without `--force`, written to a temporary file beside
+/// it and renamed into place only when the command succeeds), or a pipe or device such as
+/// `/dev/stdout`, written into directly. Writes are buffered.
 final class OutputSink {
   private let console: Console
-  private let target: (path: String, temporary: String, handle: FileHandle)?
+  /// The file, and the temporary file it is written to (`nil` for a pipe or a device).
+  private let target: (path: String, temporary: String?, handle: FileHandle, force: Bool)?
   private var buffer = Data()
   private static let flushSize = 64 << 10
 
@@ -21,26 +23,29 @@ final class OutputSink {
     target = nil
   }
 
-  /// A sink for the file at `path`.
+  /// A sink for the file at `path`, created with permissions `mode` (less the umask).
   ///
-  /// - Throws: ``CLIError`` with exit 74 when the file cannot be created there.
-  init(file path: String, console: Console) throws(CLIError) {
+  /// - Parameters:
+  ///   - force: whether an existing file at `path` may be replaced.
+  ///   - store: the store the command reads, which is never written over.
+  /// - Throws: ``CLIError``: 73 when ``OutputFile`` refuses the path, 74 when the file cannot be
+  ///   created there.
+  init(
+    file path: String, console: Console, force: Bool, store: String?, mode: mode_t = 0o600
+  ) throws(CLIError) {
     self.console = console
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    {
-      throw CLIError(exitCode: .ioError, message: "\(path): is a directory, not a file")
+    try OutputFile.check(path, force: force, store: store)
+    if OutputFile.isStream(path) {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else {
+        throw CLIError(
+          exitCode: .ioError, message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+      }
+      target = (path, nil, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), force)
+      return
     }
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())").path
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw CLIError(
-        exitCode: .ioError, message: "\(path): cannot create: \(String(cString: strerror(errno)))")
-    }
-    target = (path, temporary, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+    let (temporary, descriptor) = try OutputFile.temporary(beside: path, mode: mode)
+    target = (path, temporary, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), force)
   }
 
   /// Where the output goes, for messages.
@@ -56,24 +61,21 @@ final class OutputSink {
     try flush()
     guard let target else { return }
     do {
-      try target.handle.synchronize()
+      if target.temporary != nil { try target.handle.synchronize() }
       try target.handle.close()
     } catch {
       abandon()
       throw CLIError(exitCode: .ioError, message: "\(target.path): cannot write: \(error)")
     }
-    guard rename(target.temporary, target.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      abandon()
-      throw CLIError(exitCode: .ioError, message: "\(target.path): cannot write: \(reason)")
-    }
+    guard let temporary = target.temporary else { return }
+    try OutputFile.place(temporary, at: target.path, replacing: target.force)
   }
 
   /// Removes the temporary file of a command that failed.
   func abandon() {
     guard let target else { return }
     try? target.handle.close()
-    unlink(target.temporary)
+    if let temporary = target.temporary { unlink(temporary) }
   }
 
   private func flush() throws(CLIError) {

@@ -69,7 +69,8 @@ extension SnapshotStore {
   }
 
   /// Makes an earlier snapshot of the scene its latest again, by saving a copy of it (stamped now)
-  /// as a new version. History is kept: the snapshots in between stay.
+  /// as a new version. The snapshots in between stay, within ``StoreConfiguration/retention`` as
+  /// with any save; with `trimsHistory: false` every one of them stays.
   ///
   /// - Returns: the id of the scene's latest snapshot afterwards: the copy's, or, when the copy equals
   ///   the latest snapshot (rolling back to the latest), that snapshot's.
@@ -79,7 +80,9 @@ extension SnapshotStore {
   ///   limit, which is checked before the document is read; a newer format; damaged); otherwise as
   ///   ``save(_:scene:)``.
   @discardableResult
-  public func rollback(scene: String, to id: Int64) throws(StoreError) -> Int64 {
+  public func rollback(scene: String, to id: Int64, trimsHistory: Bool = true) throws(StoreError)
+    -> Int64
+  {
     guard let stored = try snapshot(id: id), SceneID.same(stored.info.scene, scene) else {
       throw .snapshotNotFound(scene: scene, id: id)
     }
@@ -94,8 +97,9 @@ extension SnapshotStore {
       throw .invalidSnapshot(error)
     }
     snapshot.metadata.savedAt = Date()
-    let result = try save(snapshot, scene: scene)
-    return result.snapshotID
+    // Without an expected snapshot the save is unconditional: a result always comes back.
+    let result = try save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: trimsHistory)
+    return result?.snapshotID ?? id
   }
 
   /// Deletes every snapshot of the given scenes, in one transaction: pass the identifiers from
@@ -116,7 +120,7 @@ extension SnapshotStore {
   }
 
   /// Deletes old snapshots: those saved before `date`, and in each scene all but the newest
-  /// `keepingLatest` (quarantined ones included). `nil` leaves that rule out.
+  /// `keepingLatest` of the others (quarantined ones included). `nil` leaves that rule out.
   ///
   /// - Returns: how many snapshots were deleted.
   @discardableResult
@@ -124,27 +128,51 @@ extension SnapshotStore {
     -> Int
   {
     try write { db throws(SQLiteError) in
-      var count = 0
-      if let date {
-        count += try db.run(
-          "DELETE FROM snapshot WHERE saved_at < ?",
-          [.integer(StoredTime.seconds(date))])
-      }
-      if let keepingLatest {
-        count += try db.run(
-          """
-          DELETE FROM snapshot WHERE id IN (
-            SELECT id FROM (
-              SELECT id, row_number() OVER (PARTITION BY scene_id ORDER BY id DESC) AS rank FROM snapshot)
-            WHERE rank > ?)
-          """,
-          [.integer(Int64(max(0, keepingLatest)))])
-      }
+      let count = try db.run(
+        "DELETE FROM snapshot WHERE id IN (\(Self.prunedIDs))",
+        Self.pruneArguments(keepingLatest: keepingLatest, olderThan: date))
       if count > 0 {
         try db.run("DELETE FROM snapshot_mark WHERE snapshot_id NOT IN (SELECT id FROM snapshot)")
       }
       return count
     }
+  }
+
+  /// What ``prune(keepingLatest:olderThan:)`` would delete now, without deleting anything: how many
+  /// snapshots of each scene, for the scenes that would lose any. Works on a store opened
+  /// read-only.
+  public func prunable(keepingLatest: Int? = nil, olderThan date: Date? = nil)
+    throws(StoreError) -> [String: Int]
+  {
+    try read { db throws(SQLiteError) in
+      var counts: [String: Int] = [:]
+      try db.query(
+        "SELECT scene_id, count(*) FROM snapshot WHERE id IN (\(Self.prunedIDs)) GROUP BY scene_id",
+        Self.pruneArguments(keepingLatest: keepingLatest, olderThan: date)
+      ) { row throws(SQLiteError) in
+        counts[row.text(0) ?? "", default: 0] += row.int(1)
+      }
+      return counts
+    }
+  }
+
+  /// The ids both rules of a prune select, shared by the prune and its dry run so that the two
+  /// cannot differ: those saved before `?1`, and among the others, all but each scene's newest
+  /// `?2`. A `NULL` leaves that rule out.
+  private static let prunedIDs = """
+    SELECT id FROM snapshot WHERE saved_at < ?1
+    UNION ALL
+    SELECT id FROM (
+      SELECT id, row_number() OVER (PARTITION BY scene_id ORDER BY id DESC) AS rank
+      FROM snapshot WHERE ?2 IS NOT NULL AND (?1 IS NULL OR saved_at >= ?1))
+    WHERE rank > ?2
+    """
+
+  private static func pruneArguments(keepingLatest: Int?, olderThan date: Date?) -> [SQLValue] {
+    [
+      date.map { .integer(StoredTime.seconds($0)) } ?? .null,
+      keepingLatest.map { .integer(Int64(max(0, $0))) } ?? .null,
+    ]
   }
 
   /// Every scene with its latest snapshot, sorted by scene id. A latest document over the size limit

@@ -30,9 +30,16 @@ extension SnapshotStore {
   /// still `expected`, checked in the same transaction: a tool that rewrites a snapshot it read
   /// earlier (`waypoint repair`) never buries a save the app made meanwhile.
   ///
+  /// With `trimsHistory: false` nothing is deleted: the snapshot is added and every older one stays,
+  /// whatever ``StoreConfiguration/retention`` says (for tools, which must not delete what they did
+  /// not announce). With `expected` `nil` there is no condition, and a result always comes back.
+  ///
   /// - Returns: `nil`, writing nothing, when the scene's latest snapshot is no longer `expected`.
   /// - Throws: as ``save(_:scene:)``.
-  public func save(_ snapshot: SceneSnapshot, scene: String, ifLatestIs expected: Int64?)
+  public func save(
+    _ snapshot: SceneSnapshot, scene: String, ifLatestIs expected: Int64?,
+    trimsHistory: Bool = true
+  )
     throws(StoreError)
     -> SaveResult?
   {
@@ -87,6 +94,7 @@ extension SnapshotStore {
           .blob(document),
         ])
       let id = db.lastInsertedRowID
+      guard trimsHistory else { return SaveResult(snapshotID: id, wrote: true) }
       // Everything unquarantined older than the retention-th newest unquarantined snapshot: a
       // walk of the (scene_id, id) index, each row's mark looked up by its key; then the marks of
       // the snapshots deleted.

@@ -1,0 +1,366 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointSQLite
+
+@testable import WaypointCLI
+
+/// Every command that creates a file follows one rule (`OutputFile`): never the store it reads,
+/// never an existing file without `--force` (exit 73), written to a temporary file and renamed.
+@Suite("commands never write over a file they did not announce")
+struct OutputFileTests {
+  let directory = TemporaryDirectory()
+
+  /// The ways a user can name the store file again.
+  enum Spelling: String, CaseIterable, Sendable {
+    case samePath, dotDot, doubleSlash, hardLink, symbolicLink, wal, shm
+  }
+
+  /// The store at `store` named another way.
+  func spell(_ store: String, _ spelling: Spelling) throws -> String {
+    let folder = URL(fileURLWithPath: store).deletingLastPathComponent().path
+    let name = URL(fileURLWithPath: store).lastPathComponent
+    switch spelling {
+    case .samePath: return store
+    case .dotDot:
+      try FileManager.default.createDirectory(
+        atPath: folder + "/sub", withIntermediateDirectories: true)
+      return folder + "/sub/../" + name
+    case .doubleSlash: return folder + "//" + name
+    case .hardLink:
+      try FileManager.default.linkItem(atPath: store, toPath: folder + "/hard.sqlite")
+      return folder + "/hard.sqlite"
+    case .symbolicLink:
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/link.sqlite", withDestinationPath: store)
+      return folder + "/link.sqlite"
+    case .wal: return store + "-wal"
+    case .shm: return store + "-shm"
+    }
+  }
+
+  /// Files in the test's directory that a command left under a temporary name.
+  func temporaryFiles(in folder: URL? = nil) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: (folder ?? directory.url).path)
+      .filter { $0.contains(".tmp-") }
+  }
+
+  @Test(
+    "export --output naming the store it reads is refused, even with --force, and the store is intact",
+    arguments: Spelling.allCases, [false, true])
+  func exportOntoStore(spelling: Spelling, force: Bool) throws {
+    let store = try exampleStore(directory)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let output = try spell(store, spelling)
+    // The reproducer: the store named by $WAYPOINT_DB, the output by the same name.
+    let result = run(
+      ["export", "--output", output] + (force ? ["--force"] : []),
+      environment: ["WAYPOINT_DB": store])
+    #expect(result.status == 73)
+    #expect(result.err.contains("\(output): is the store"), "\(result.err)")
+    #expect(result.out.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == 4)
+    #expect(try temporaryFiles().isEmpty)
+  }
+
+  @Test("export-path --output naming the store is refused too")
+  func exportPathOntoStore() throws {
+    let store = try exampleStore(directory)
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    for spelling in [Spelling.samePath, .symbolicLink, .wal] {
+      let output = try spell(store, spelling)
+      let result = run([
+        "--db", store, "export-path", "--scene", "phone", "--output", output, "--force",
+      ])
+      #expect(result.status == 73)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+
+  @Test("an existing file is kept unless --force is given; then it is replaced whole")
+  func existingFile() throws {
+    let store = try exampleStore(directory)
+    for command in [["export"], ["export-path", "--scene", "phone"]] {
+      let file = directory.path("out-\(command[0])")
+      try Data("precious".utf8).write(to: URL(fileURLWithPath: file))
+      let refused = run(["--db", store] + command + ["--output", file])
+      #expect(refused.status == 73)
+      #expect(refused.err.hasSuffix("\(file): already exists; give --force to replace it"))
+      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("precious".utf8))
+
+      let forced = run(["--db", store] + command + ["--output", file, "--force"])
+      #expect(forced.status == 0)
+      let stdout = run(["--db", store] + command)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == stdout.outData)
+      let attributes = try FileManager.default.attributesOfItem(atPath: file)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+    #expect(try temporaryFiles().isEmpty)
+  }
+
+  @Test("--force replaces a symbolic link itself, never the file it points to")
+  func forceReplacesLinkNotTarget() throws {
+    let store = try exampleStore(directory)
+    let target = directory.path("target.txt")
+    try Data("elsewhere".utf8).write(to: URL(fileURLWithPath: target))
+    let link = directory.path("out.jsonl")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    #expect(run(["--db", store, "export", "--output", link]).status == 73)
+    #expect(run(["--db", store, "export", "--output", link, "--force"]).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("elsewhere".utf8))
+    #expect(OutputFile.existing(link) == .file)
+  }
+
+  @Test("a device or a pipe is written into, never replaced, without --force")
+  func deviceWrittenInto() throws {
+    let store = try exampleStore(directory)
+    let result = run(["--db", store, "export", "--output", "/dev/null"])
+    #expect(result.status == 0)
+    #expect(result.out == "Exported 4 snapshots to /dev/null.")
+    #expect(OutputFile.isStream("/dev/null"))
+    // Through a link, as a shell's /dev/fd/N or /dev/stdout is one.
+    let link = directory.path("null-link")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
+    #expect(run(["--db", store, "export", "--output", link]).status == 0)
+    #expect(OutputFile.existing(link) == .link)
+  }
+
+  @Test("a named pipe gets the export as stdout would, and stays a pipe")
+  func pipeWrittenInto() async throws {
+    let store = try exampleStore(directory)
+    let fifo = directory.path("pipe")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // The reader opens the pipe as the command opens it for writing, and reads to the end.
+    let reader = Task.detached { () -> Data in
+      guard let handle = FileHandle(forReadingAtPath: fifo) else { return Data() }
+      return handle.readDataToEndOfFile()
+    }
+    let result = run(["--db", store, "export", "--output", fifo])
+    #expect(result.status == 0)
+    // Should the command have failed before it opened the pipe, this ends the reader's wait.
+    let unblock = open(fifo, O_WRONLY | O_NONBLOCK)
+    if unblock >= 0 { close(unblock) }
+    let received = await reader.value
+    #expect(received == run(["--db", store, "export"]).outData)
+    #expect(OutputFile.isStream(fifo))
+  }
+
+  @Test("a directory at the output path is refused, with or without --force")
+  func directoryRefused() throws {
+    let store = try exampleStore(directory)
+    let folder = directory.path("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    for extra in [[], ["--force"]] {
+      let result = run(["--db", store, "export", "--output", folder] + extra)
+      #expect(result.status == 73)
+      #expect(result.err.hasSuffix("\(folder): is a directory, not a file"))
+    }
+  }
+
+  @Test("--force without --output is a usage error")
+  func forceNeedsOutput() throws {
+    let store = try exampleStore(directory)
+    #expect(run(["--db", store, "export", "--force"]).status == 64)
+    #expect(run(["--db", store, "export-path", "--scene", "phone", "--force"]).status == 64)
+  }
+
+  /// A store big enough that export writes more than its 64 KiB buffer.
+  func bigStore() throws -> String {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path)
+      for index in 0..<1500 {
+        try store.save(try stackSnapshot([.product(id: index), .settings]), scene: "s\(index)")
+      }
+    }
+    // A read after the writer closed leaves the -shm file, so that the export below needs to grow
+    // no file but its own.
+    _ = try SnapshotStore(path: path, access: .readOnly).statistics()
+    #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+    return path
+  }
+
+  @Test(
+    "an export that fails or is killed while writing leaves the old file as it was, never a partial one",
+    arguments: [false, true])
+  func failedExport(killed: Bool) throws {
+    let store = try bigStore()
+    let output = directory.path("out.jsonl")
+    try Data("the old export\n".utf8).write(to: URL(fileURLWithPath: output))
+    // The process may write at most 40 KiB (80 blocks) to a file: its first flush fails (EFBIG), or, when the
+    // signal is not ignored, SIGXFSZ kills it.
+    let tool = try builtTool().path
+    let script =
+      (killed ? "" : "trap '' XFSZ; ")
+      + "ulimit -f 80; exec \"$0\" --db \"$1\" export --output \"$2\" --force"
+    let result = try runProcess(["-c", script, tool, store, output], shell: true)
+    if killed {
+      #expect(result.status != 0)
+    } else {
+      #expect(result.status == 74)
+      #expect(result.err.contains("\(output): cannot write"))
+      #expect(try temporaryFiles().isEmpty)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data("the old export\n".utf8))
+  }
+
+  // MARK: - demo
+
+  @Test("demo into a folder that holds another store or manifest refuses (73) and changes nothing")
+  func demoOverForeignFiles() throws {
+    let folder = directory.url.appendingPathComponent("app")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let store = try exampleStore(directory, name: "app/waypoint.sqlite")
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let refused = run(["demo", "--output", folder.path])
+    #expect(refused.status == 73)
+    #expect(refused.out.isEmpty)
+    #expect(
+      refused.err.hasSuffix(
+        "\(store): already exists and was not written by the demo; give --force to replace it"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: folder.appendingPathComponent("routes.manifest.json").path))
+
+    // A manifest of another app is kept the same way.
+    let other = directory.url.appendingPathComponent("other")
+    try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+    let manifest = other.appendingPathComponent("routes.manifest.json")
+    let appManifest = RouteManifest(registry: registry).encoded()
+    try appManifest.write(to: manifest)
+    #expect(run(["demo", "--output", other.path]).status == 73)
+    #expect(try Data(contentsOf: manifest) == appManifest)
+    #expect(
+      !FileManager.default.fileExists(atPath: other.appendingPathComponent("waypoint.sqlite").path))
+
+    // With --force both are replaced by the demo's.
+    #expect(run(["demo", "--output", folder.path, "--force"]).status == 0)
+    let scenes = try SnapshotStore(path: store, access: .readOnly).scenes().map(\.id)
+    #expect(scenes == ["ipad-window", "iphone-window"])
+    #expect(try temporaryFiles(in: folder).isEmpty)
+  }
+
+  @Test("demo replaces what an earlier demo left, and leaves no temporary file")
+  func demoTwice() throws {
+    let folder = directory.url.appendingPathComponent("demo")
+    #expect(run(["demo", "--output", folder.path]).status == 0)
+    let again = run(["demo", "--output", folder.path])
+    #expect(again.status == 0)
+    let store = folder.appendingPathComponent("waypoint.sqlite").path
+    #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == 3)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(files.allSatisfy { !$0.contains(".tmp-") }, "\(files)")
+    let manifest = folder.appendingPathComponent("routes.manifest.json").path
+    let attributes = try FileManager.default.attributesOfItem(atPath: manifest)
+    // The manifest holds no personal data: 0644 less the umask, never executable.
+    let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0
+    #expect(permissions & 0o600 == 0o600 && permissions & 0o133 == 0)
+    let storeAttributes = try FileManager.default.attributesOfItem(atPath: store)
+    #expect((storeAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test("demo --output \"\" does not write over a store in the current directory")
+  func demoEmptyOutput() throws {
+    let store = try exampleStore(directory, name: "waypoint.sqlite")
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
+    let result = try runProcess(["demo", "--output", ""], directory: directory.url)
+    #expect(result.status == 73)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+  }
+
+  @Test("a journal left without its store is not read into a new store: demo and import refuse")
+  func strayJournal() throws {
+    let folder = directory.url.appendingPathComponent("stray")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let wal = folder.appendingPathComponent("waypoint.sqlite-wal")
+    try Data("another store's journal".utf8).write(to: wal)
+    #expect(run(["demo", "--output", folder.path]).status == 73)
+
+    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+    let input = directory.path("in.jsonl")
+    try lines.write(to: URL(fileURLWithPath: input))
+    let store = folder.appendingPathComponent("waypoint.sqlite").path
+    let imported = run(["--db", store, "import", input])
+    #expect(imported.status == 73)
+    #expect(imported.err.contains("a store's journal is left there without its store"))
+    #expect(try Data(contentsOf: wal) == Data("another store's journal".utf8))
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  // MARK: - import
+
+  @Test("import never creates a store through a symbolic link to nothing")
+  func importThroughDanglingLink() throws {
+    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+    let input = directory.path("in.jsonl")
+    try lines.write(to: URL(fileURLWithPath: input))
+    let link = directory.path("link.sqlite")
+    let target = directory.path("elsewhere.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    let result = run(["--db", link, "import", input])
+    #expect(result.status == 73)
+    #expect(!FileManager.default.fileExists(atPath: target))
+  }
+
+  @Test("an import that fails leaves no new store behind, not even an empty one")
+  func failedImportLeavesNoStore() throws {
+    let input = directory.path("in.jsonl")
+    let line = String(
+      decoding: run(["--db", try exampleStore(directory), "export"]).outData, as: UTF8.self
+    ).split(separator: "\n")[0]
+    // A scene id the store refuses when it inserts it.
+    let bad = line.replacingOccurrences(
+      of: "\"scene\":\"phone\"", with: "\"scene\":\"ph\\u0001one\"")
+    try Data((line + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: input))
+    let store = directory.path("new.sqlite")
+    let result = run(["--db", store, "import", input])
+    #expect(result.status == 65)
+    #expect(!result.err.contains(".tmp-"))
+    #expect(!FileManager.default.fileExists(atPath: store))
+    #expect(try temporaryFiles().isEmpty)
+  }
+
+  @Test("import into a new store creates it whole, with permissions 0600, and names it")
+  func importCreates() throws {
+    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+    let input = directory.path("in.jsonl")
+    try lines.write(to: URL(fileURLWithPath: input))
+    let store = directory.path("new.sqlite")
+    let result = run(["--db", store, "import", input])
+    #expect(result.status == 0)
+    #expect(result.out.hasSuffix("into \(store) (snapshots 1–4), a new store."))
+    #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == 4)
+    let attributes = try FileManager.default.attributesOfItem(atPath: store)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    #expect(try temporaryFiles().isEmpty)
+  }
+
+  // MARK: - the rule itself
+
+  @Test("the rule tells the store's files from others by device and inode, not by name")
+  func sameFile() throws {
+    let store = try exampleStore(directory)
+    for spelling in Spelling.allCases {
+      #expect(OutputFile.sameFile(try spell(store, spelling), asStore: store) != nil, "\(spelling)")
+    }
+    let copy = directory.path("copy.sqlite")
+    try FileManager.default.copyItem(atPath: store, toPath: copy)
+    #expect(OutputFile.sameFile(copy, asStore: store) == nil)
+    #expect(OutputFile.sameFile(directory.path("store.sqlite-journal"), asStore: store) == nil)
+  }
+
+  @Test("without --force, a file that appears while the command writes is kept")
+  func appearedMeanwhile() throws {
+    let path = directory.path("out.txt")
+    let (temporary, descriptor) = try OutputFile.temporary(beside: path, mode: 0o600)
+    close(descriptor)
+    try Data("someone else's".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(throws: CLIError.self) {
+      try OutputFile.place(temporary, at: path, replacing: false)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("someone else's".utf8))
+    #expect(!FileManager.default.fileExists(atPath: temporary))
+  }
+}
