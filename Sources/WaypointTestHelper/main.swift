@@ -62,6 +62,58 @@ case "hold-lock":
   Thread.sleep(forTimeInterval: seconds)
   sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
   sqlite3_close_v2(db)
+case "backup":
+  // backup PATH TARGET: prints "started", copies the store to TARGET, prints "done".
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: backup PATH TARGET") }
+  do {
+    let store = try SnapshotStore(path: values[0], access: .readOnly)
+    say("started")
+    try store.backup(to: values[1])
+    say("done")
+  } catch {
+    fail("backup: \(error)")
+  }
+case "restore":
+  // restore PATH SCENE: restores the scene (no route types registered) and prints its outcome,
+  // for measuring what a restore costs (`/usr/bin/time -v`).
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: restore PATH SCENE") }
+  do {
+    let store = try SnapshotStore(path: values[0])
+    let restored = store.restore(
+      scene: values[1], with: Restorer(registry: RouteRegistry(schemaVersion: 1)))
+    say("\(restored.report.outcome) recorded \(restored.recorded)")
+  } catch {
+    fail("restore: \(error)")
+  }
+case "create-in-place":
+  // create-in-place PATH SECONDS: creates a new database file in place as an older build did (an
+  // empty file, WAL, then the schema in a transaction), prints "locked" while the transaction is
+  // open, holds it, then rolls back.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2, let seconds = Double(values[1]) else {
+    fail("usage: create-in-place PATH SECONDS")
+  }
+  var db: OpaquePointer?
+  guard
+    sqlite3_open_v2(values[0], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK
+  else { fail("open") }
+  guard sqlite3_exec(db, "PRAGMA journal_mode = WAL", nil, nil, nil) == SQLITE_OK else {
+    fail("wal")
+  }
+  guard sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { fail("begin") }
+  guard
+    sqlite3_exec(
+      db, "CREATE TABLE waypoint_migration (version INTEGER PRIMARY KEY)", nil, nil, nil)
+      == SQLITE_OK
+  else { fail("create") }
+  say("locked")
+  Thread.sleep(forTimeInterval: seconds)
+  sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+  sqlite3_close_v2(db)
 default:
-  fail("commands: save PATH SCENE COUNT | hold-lock PATH SECONDS")
+  fail(
+    "commands: save PATH SCENE COUNT | hold-lock PATH SECONDS | backup PATH TARGET | "
+      + "restore PATH SCENE | create-in-place PATH SECONDS")
 }

@@ -267,7 +267,14 @@ struct ManifestCommandTests {
   @Test("a crash loop is reported by validate and left alone by repair")
   func crashLoop() throws {
     let (store, manifest) = demo()
-    #expect(rawSQL(store, "UPDATE snapshot SET unconfirmed_restores = 2 WHERE id = 2") == 0)
+    #expect(
+      rawSQL(
+        store,
+        """
+        INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores)
+        SELECT id, scene_id, 2 FROM snapshot WHERE id = 2
+        ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = 2
+        """) == 0)
     let validated = run(["--db", store, "validate", "--manifest", manifest])
     #expect(validated.status == 1)
     #expect(

@@ -62,7 +62,7 @@ struct SceneIDCommandTests {
       try Data((good + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: file))
       let result = run(["--db", store, "import", file])
       #expect(result.status == 65)
-      #expect(result.err == "waypoint import: \(file):2: \"scene\": \(reason)")
+      #expect(result.err == "waypoint import: \(file):2: invalid scene id: \(reason)")
       #expect(try fingerprint(store).0 == before)
     }
   }
@@ -130,7 +130,7 @@ struct SceneIDCommandTests {
       ["--db", directory.path("other.sqlite"), "import", "-"],
       input: export.outData + Data("{\"scene\":\"\"}\n".utf8), environment: ["TMPDIR": spool])
     #expect(bad.status == 65)
-    #expect(bad.err == "waypoint import: stdin:5: \"scene\": a scene id cannot be empty")
+    #expect(bad.err == "waypoint import: stdin:5: invalid scene id: a scene id cannot be empty")
     #expect(!FileManager.default.fileExists(atPath: directory.path("other.sqlite")))
     #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
   }

@@ -65,6 +65,7 @@ struct SchemaTests {
     let shipped: [String: UInt64] = [
       "0001_initial": 0x77e4_9113_4acc_e1bc,
       "0002_unquarantined_index": 0xf97d_c2a1_d44c_91a0,
+      "0003_snapshot_marks": 0x08d6_9479_d8d9_03da,
     ]
     // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
     #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))
@@ -129,16 +130,62 @@ struct SchemaTests {
     let path = try copyFixture()
     let store = try SnapshotStore(path: path)
     #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
-    // Migration 2 added the index of unquarantined snapshots to the version-1 file.
+    // Migration 2 added the index of unquarantined snapshots to the version-1 file; migration 3
+    // moved the bookkeeping to its own table and dropped that index.
     #expect(
       rawInteger(
         path, "SELECT count(*) FROM sqlite_schema WHERE name = 'snapshot_unquarantined_by_scene'")
-        == 1)
+        == 0)
+    #expect(
+      rawInteger(path, "SELECT count(*) FROM sqlite_schema WHERE name = 'snapshot_mark'") == 1)
     #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
     #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
     #expect(try store.history(scene: "scene-1").count == 3)
     try store.save(try snapshot([.home]), scene: "scene-1")
     #expect(store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test(
+    "a schema-2 store's marks and counts move to snapshot_mark; read-only, they are read in place")
+  func bookkeepingMoves() throws {
+    // The checked-in schema-2 store: snapshot 2 (of scene-1) quarantined, snapshot 5 (the latest
+    // of scene-2) with one unconfirmed restore, both kept in columns of `snapshot`.
+    let path = directory.path("schema-2.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-2.sqlite"
+      ).path, toPath: path)
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(reader.schemaVersion == 2)
+    #expect(try reader.snapshot(id: 2)?.info.quarantine?.kind == .unrestorable)
+    #expect(try reader.history(scene: "scene-2").first?.unconfirmedRestores == 1)
+    #expect(try reader.quarantined().map(\.id) == [2])
+    #expect(try reader.statistics().quarantinedCount == 1)
+    #expect(try reader.scenes().map(\.quarantinedCount) == [1, 0])
+    #expect(try SnapshotStore.check(path: path).quarantinedCount == 1)
+
+    let store = try SnapshotStore(path: path)
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    let marked = try #require(try store.snapshot(id: 2)?.info.quarantine)
+    #expect(marked.kind == .unrestorable)
+    #expect(marked.detail == "stack main[0] Gone.Type: unknown tag")
+    #expect(marked.since == Date(timeIntervalSince1970: 1_796_040_000))
+    #expect(try store.history(scene: "scene-2").first?.unconfirmedRestores == 1)
+    #expect(
+      rawInteger(
+        path, "SELECT count(*) FROM snapshot WHERE quarantine IS NOT NULL OR unconfirmed_restores")
+        == 0)
+    #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 2)
+    // The guard goes on from the moved count: one more unconfirmed restore makes a crash loop.
+    #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
+    let looped = store.restore(scene: "scene-2", with: restorer)
+    #expect(looped.report.outcome == .root)
+    #expect(try store.history(scene: "scene-2").first?.quarantine?.kind == .crashLoop)
+    // The quarantined snapshot survives saving's trim; discarding a scene takes its marks along.
+    for index in 0..<8 { try store.save(try snapshot([.item(id: index)]), scene: "scene-1") }
+    #expect(try store.history(scene: "scene-1").contains { $0.id == 2 })
+    try store.discard(scenes: ["scene-1", "scene-2"])
+    #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 0)
   }
 
   @Test("a store written by schema version 1 upgrades through a later migration and still restores")

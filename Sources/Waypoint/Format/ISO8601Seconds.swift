@@ -4,9 +4,14 @@ import Foundation
 /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds). Parsing other ISO 8601 forms falls back to
 /// Foundation.
 enum ISO8601Seconds {
-  /// `2026-11-29T12:00:00Z` for a date, truncated to whole seconds, in UTC.
+  /// The first and last second the format writes: 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+  static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+  /// `2026-11-29T12:00:00Z` for a date, truncated to whole seconds, in UTC. Never traps: a date
+  /// before year 0 or after year 9999 (a stored value near ±2^63 seconds, infinity) is written as
+  /// the nearest representable second, and NaN as 1970-01-01T00:00:00Z.
   static func format(_ date: Date) -> String {
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+    let seconds = clampedSeconds(date.timeIntervalSince1970)
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
@@ -17,6 +22,15 @@ enum ISO8601Seconds {
     }
     return
       "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+  }
+
+  /// Whole seconds of `interval` (rounded down) within ``representable``, without trapping.
+  static func clampedSeconds(_ interval: TimeInterval) -> Int64 {
+    guard !interval.isNaN else { return 0 }
+    let bounds = representable
+    if interval <= Double(bounds.lowerBound) { return bounds.lowerBound }
+    if interval >= Double(bounds.upperBound) { return bounds.upperBound }
+    return Int64(interval.rounded(.down))
   }
 
   /// The date of a valid `YYYY-MM-DDTHH:MM:SSZ`, or of any other ISO 8601 form Foundation reads;

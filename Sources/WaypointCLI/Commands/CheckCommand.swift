@@ -101,6 +101,7 @@ enum CheckCommand: WaypointCommand {
 
     var problems: [String] {
       var problems = findings.map { "integrity: \($0)" }
+      if let wal = check.discardedWAL { problems.append(wal) }
       let supported = SnapshotStore.supportedSchemaVersion
       if check.schemaVersion > supported {
         problems.append(

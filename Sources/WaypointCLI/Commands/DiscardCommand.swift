@@ -21,23 +21,27 @@ enum DiscardCommand: WaypointCommand {
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    // Scene ids are compared as bytes (SceneID.key): "café" in NFC and in NFD are two scenes.
     var ids: [String] = []
-    for id in context.arguments.positionalValues(scenes) where !ids.contains(id) { ids.append(id) }
+    for id in context.arguments.positionalValues(scenes)
+    where !ids.contains(where: { SceneID.same($0, id) }) {
+      ids.append(id)
+    }
     let store = try context.openStore(.write)
     let summaries = try context.store { () throws(StoreError) in try store.scenes() }
-    var counts: [String: Int] = [:]
-    for summary in summaries { counts[summary.id] = summary.snapshotCount }
+    var counts: [[UInt8]: Int] = [:]
+    for summary in summaries { counts[SceneID.key(summary.id)] = summary.snapshotCount }
     let deleted = try context.store { () throws(StoreError) in try store.discard(scenes: ids) }
-    for id in ids where counts[id] == nil {
+    for id in ids where counts[SceneID.key(id)] == nil {
       context.note("no scene '\(Formatting.printable(id))' in \(store.path); nothing to discard")
     }
     if context.json {
       try context.printJSON(
         DiscardJSON(
           discarded: deleted,
-          scenes: ids.map { DiscardJSON.Scene(id: $0, snapshots: counts[$0] ?? 0) }))
+          scenes: ids.map { DiscardJSON.Scene(id: $0, snapshots: counts[SceneID.key($0)] ?? 0) }))
     } else {
-      let found = ids.filter { counts[$0] != nil }
+      let found = ids.filter { counts[SceneID.key($0)] != nil }
       context.console.out(
         "Discarded \(Formatting.count(deleted, "snapshot")) of "
           + "\(Formatting.count(found.count, "scene"))"

@@ -113,7 +113,9 @@ enum ExportCommand: WaypointCommand {
     if let redactor {
       switch stored.decoded(limits: limits) {
       case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
-      case .failure(let error): return .failure(SnapshotLine.Problem(message: error.description))
+      // The reason names no stored value: it is printed and put in the --json summary.
+      case .failure(let error):
+        return .failure(SnapshotLine.Problem(message: redactor.reason(error)))
       }
     } else {
       switch verbatimDocument(stored, limits: limits) {

@@ -90,7 +90,7 @@ enum ImportCommand: WaypointCommand {
                 parsed.snapshot, scene: parsed.scene, quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
-              scenes.insert(Array(parsed.scene.utf8))
+              scenes.insert(SceneID.key(parsed.scene))
               return true
             } catch {
               insertError = error

@@ -42,7 +42,8 @@ struct CLIError: Error, Hashable, Sendable {
       case .notAWaypointStore, .newerSchema, .corrupt, .invalidSnapshot, .invalidSceneID,
         .snapshotNotFound:
         .dataError
-      case .busy: .busy
+      // The store reopened the file now at the path: running the command again works.
+      case .busy, .replaced: .busy
       case .diskFull, .readOnly, .ioError: .ioError
       case .sqlite(_, let sqlite):
         switch sqlite.code {

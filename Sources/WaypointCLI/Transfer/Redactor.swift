@@ -23,6 +23,19 @@ struct Redactor: Sendable {
 
   func text(_ text: String) -> String { "redacted-" + hash("text", text) }
 
+  /// Why a snapshot cannot be read, without any stored value: the error's kind, the field path and
+  /// the numbers of sizes, limits and versions are kept; a field's value, a parser's quote of the
+  /// input and a decoder's explanation (which may quote the value) are left out.
+  func reason(_ error: SnapshotFormatError) -> String {
+    switch error {
+    case .tooLarge, .nestingTooDeep, .notAnArray, .elementNotString, .oddElementCount,
+      .missingField, .newerFormat:
+      error.description
+    case .malformedJSON: "malformed JSON (details left out by --redact)"
+    case .invalidField(let path, _): "invalid field \(path) (its value left out by --redact)"
+    }
+  }
+
   /// The snapshot with every route payload and its app build redacted.
   func snapshot(_ snapshot: SceneSnapshot) -> SceneSnapshot {
     var copy = snapshot

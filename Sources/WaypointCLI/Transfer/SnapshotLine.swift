@@ -76,8 +76,9 @@ enum SnapshotLine {
     guard case .string(let scene)? = members["scene"] else {
       throw Problem(message: "\"scene\" must be a string")
     }
+    // The store's rule, checked in the check pass so that the line is named and nothing is created.
     if let reason = SceneID.problem(with: scene) {
-      throw Problem(message: "\"scene\": \(reason)")
+      throw Problem(message: "invalid scene id: \(reason)")
     }
     guard let document = members["document"], case .object = document else {
       throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")
@@ -88,6 +89,14 @@ enum SnapshotLine {
       try snapshot.validate()
     } catch {
       throw Problem(message: "document: \(error)")
+    }
+    // The store keeps the document as it writes it (defaults filled in), which can be longer than
+    // the line's: checked here, so that the check pass names the line and nothing is created.
+    let written = snapshot.encoded().count
+    guard written <= limits.maxDocumentBytes else {
+      throw Problem(
+        message: "document: as the store writes it, "
+          + "\(SnapshotFormatError.tooLarge(byteCount: written, limit: limits.maxDocumentBytes))")
     }
     return Parsed(
       scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))

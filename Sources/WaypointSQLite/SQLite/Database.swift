@@ -21,6 +21,10 @@ final class Database {
     case readWrite
     /// Read only; the file must exist.
     case readOnly
+    /// Read only, telling SQLite that nobody changes the file (`immutable=1`): no locks, no `-shm`
+    /// index. For a WAL store without a `-wal` file in a folder the user cannot write, which SQLite
+    /// cannot otherwise read.
+    case immutable
   }
 
   let path: String
@@ -45,9 +49,11 @@ final class Database {
       switch mode {
       case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
       case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+      case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
       }
+    let name = mode == .immutable ? Self.immutableURI(path) : path
     var db: OpaquePointer?
-    let code = call(.open, sql: nil) { sqlite3_open_v2(path, &db, flags, nil) }
+    let code = call(.open, sql: nil) { sqlite3_open_v2(name, &db, flags, nil) }
     handle = db
     guard code == SQLITE_OK, db != nil else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) }
@@ -74,6 +80,22 @@ final class Database {
   }
 
   deinit { close() }
+
+  /// `file:<path>?immutable=1`, the path percent-encoded but for unreserved ASCII and `/`.
+  static func immutableURI(_ path: String) -> String {
+    let unreserved = Set(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+    var uri = "file:"
+    for byte in path.utf8 {
+      if unreserved.contains(byte) {
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        uri += "%" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return uri + "?immutable=1"
+  }
 
   /// Finalizes every cached statement and closes the connection. Safe to call twice.
   func close() {
@@ -182,6 +204,18 @@ final class Database {
         usleep(5_000)
       }
     }
+  }
+
+  /// Whether the database file was deleted or renamed (its path no longer leads to the file this
+  /// connection has open) since it was opened. The corresponding C call is `sqlite3_file_control`
+  /// with `SQLITE_FCNTL_HAS_MOVED`; a failing call answers `false`.
+  func hasMoved() -> Bool {
+    guard let handle else { return false }
+    var moved: Int32 = 0
+    let code = call(.fileControl, sql: nil) {
+      sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+    }
+    return code == SQLITE_OK && moved != 0
   }
 
   /// The rowid of the last insert.

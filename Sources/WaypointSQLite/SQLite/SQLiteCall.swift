@@ -17,6 +17,8 @@ enum SQLiteCall: Hashable, Sendable {
   case exec
   /// `sqlite3_bind_*`.
   case bind
+  /// `sqlite3_file_control`.
+  case fileControl
 }
 
 /// A fault to inject in place of a real SQLite call, in debug builds only.

@@ -59,7 +59,7 @@ enum SchemaMigrator {
           "INSERT INTO waypoint_migration (version, name, applied_at) VALUES (?, ?, ?)",
           [
             .integer(Int64(migration.version)), .text(migration.name),
-            .integer(Int64(Date().timeIntervalSince1970)),
+            .integer(StoredTime.seconds(Date())),
           ])
         try db.execute("PRAGMA application_id = \(applicationID)")
         try db.execute("PRAGMA user_version = \(migration.version)")

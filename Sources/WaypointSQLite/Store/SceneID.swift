@@ -32,6 +32,10 @@ public enum SceneID {
     a.utf8.elementsEqual(b.utf8)
   }
 
+  /// A key for sets and dictionaries of scene ids that tells ids apart as ``same(_:_:)`` does
+  /// (Swift's `String` hashing and `==` merge canonically equivalent ids: "café" in NFC and NFD).
+  public static func key(_ id: String) -> [UInt8] { Array(id.utf8) }
+
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }

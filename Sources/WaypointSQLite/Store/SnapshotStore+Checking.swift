@@ -27,9 +27,47 @@ public struct StoreCheck: Hashable, Sendable {
   public var sceneCount: Int?
   /// Quarantined snapshots; `nil` when they could not be counted.
   public var quarantinedCount: Int?
+  /// Why SQLite ignores the store's `-wal` file (a damaged header), so that the commits it held
+  /// are lost; `nil` when there is no such file or it is sound. SQLite itself reports nothing
+  /// then: the header is read before the store is opened, which is as far as anyone can tell.
+  public var discardedWAL: String?
 }
 
 extension SnapshotStore {
+  /// The file's identity, read again when it was empty at first (another process created it).
+  private static func identity(
+    _ database: Database, path: String, given: SchemaMigrator.Identity
+  ) throws(StoreError) -> SchemaMigrator.Identity {
+    guard given == .empty else { return given }
+    do {
+      return try database.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(database)
+      }
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
+  /// A read-only connection for ``check(path:full:configuration:)`` and the file's identity; as
+  /// immutable when SQLite cannot read it otherwise (see `immutableReadable`).
+  private static func openForCheck(
+    _ path: String, _ configuration: StoreConfiguration, immutable: Bool
+  ) throws(StoreError) -> (Database, SchemaMigrator.Identity) {
+    do {
+      let database = try Database(
+        path: path, mode: immutable ? .immutable : .readOnly,
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+      let identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(database)
+      }
+      return (database, identity)
+    } catch  where !immutable && error.code.primary == .readOnly && immutableReadable(path) {
+      return try openForCheck(path, configuration, immutable: true)
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
   public static var applicationID: Int32 { SchemaMigrator.applicationID }
 
@@ -49,19 +87,25 @@ extension SnapshotStore {
     path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
   ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
-    let database: Database
-    let identity: SchemaMigrator.Identity
-    do {
-      database = try Database(
-        path: path, mode: .readOnly,
-        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-      identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
-        try SchemaMigrator.identify(database)
+    // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
+    let discardedWAL = WALHeader.problem(beside: path)
+    let (database, identity) = try openForCheck(path, configuration, immutable: false)
+    if identity == .empty {
+      // A store being created in place by another process reads as busy, not as foreign data.
+      do {
+        try SnapshotStore.waitWhileInitialized(
+          database, path: path, timeout: configuration.busyTimeout)
+      } catch let error as StoreError {
+        throw error
+      } catch let error as SQLiteError {
+        throw StoreError(error, path: path)
+      } catch {
+        throw .cannotOpen(path: path, detail: String(describing: error))
       }
-    } catch {
-      throw StoreError(error, path: path)
     }
-    guard case .waypoint(let version) = identity else {
+    guard
+      case .waypoint(let version) = try Self.identity(database, path: path, given: identity)
+    else {
       throw .notAWaypointStore(path: path)
     }
     let depth: StoreCheck.Depth = full ? .full : .quick
@@ -80,10 +124,12 @@ extension SnapshotStore {
     }
     var check = StoreCheck(
       depth: depth, integrityProblems: findings == ["ok"] ? [] : findings,
-      schemaVersion: version, applicationID: SchemaMigrator.applicationID)
+      schemaVersion: version, applicationID: SchemaMigrator.applicationID,
+      discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
+    let marks = MarkColumns(schemaVersion: version)
     try? database.query(
-      "SELECT count(*), count(DISTINCT scene_id), count(quarantine) FROM snapshot"
+      "SELECT count(*), count(DISTINCT scene_id), \(marks.quarantinedInStore) FROM snapshot"
     ) { row throws(SQLiteError) in
       check.snapshotCount = row.int(0)
       check.sceneCount = row.int(1)

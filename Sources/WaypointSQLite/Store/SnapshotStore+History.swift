@@ -2,13 +2,14 @@ import Foundation
 import Waypoint
 
 extension SnapshotStore {
-  /// The columns ``info(_:)`` reads, in its order, each prefixed with `table` (`"s."`) if given.
-  static func infoColumns(_ table: String = "") -> String {
-    [
-      "id", "scene_id", "saved_at", "format", "route_schema_version", "app_build",
-      "length(\(table)document)",
-      "quarantine", "quarantine_detail", "quarantined_at", "unconfirmed_restores",
-    ].map { $0.hasPrefix("length") ? $0 : table + $0 }.joined(separator: ", ")
+  /// Where this store keeps its restore bookkeeping (see ``MarkColumns``).
+  var marks: MarkColumns { MarkColumns(schemaVersion: schemaVersion) }
+
+  /// The columns ``info(_:)`` reads, in its order, of the snapshot `s`: use them with
+  /// `FROM snapshot s` followed by `marks.join`.
+  var infoColumns: String {
+    "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
+      + "length(s.document), \(marks.columns)"
   }
 
   static func info(_ row: Statement) -> SnapshotInfo {
@@ -16,11 +17,11 @@ extension SnapshotStore {
     let quarantine = row.text(column + 7).flatMap(Quarantine.Kind.init(rawValue:)).map { kind in
       Quarantine(
         kind: kind, detail: row.text(column + 8) ?? "",
-        since: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 9))))
+        since: StoredTime.date(row.int64(column + 9)))
     }
     return SnapshotInfo(
       id: row.int64(column), scene: row.text(column + 1) ?? "",
-      savedAt: Date(timeIntervalSince1970: TimeInterval(row.int64(column + 2))),
+      savedAt: StoredTime.date(row.int64(column + 2)),
       formatVersion: row.int(column + 3), routeSchemaVersion: row.int(column + 4),
       appBuild: row.text(column + 5), byteCount: row.int(column + 6), quarantine: quarantine,
       unconfirmedRestores: row.int(column + 10))
@@ -33,7 +34,9 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
       try db.query(
-        "SELECT \(Self.infoColumns()) FROM snapshot WHERE scene_id = ? ORDER BY id DESC",
+        """
+        SELECT \(infoColumns) FROM snapshot s\(marks.join) WHERE s.scene_id = ? ORDER BY s.id DESC
+        """,
         [.text(scene)]
       ) { row throws(SQLiteError) in infos.append(Self.info(row)) }
       return infos
@@ -42,12 +45,21 @@ extension SnapshotStore {
 
   /// One snapshot with its document, or `nil` when no snapshot has this id.
   ///
+  /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory (its
+  /// length is checked first, in the same statement): it comes with an empty `document`, and its
+  /// ``SnapshotInfo/byteCount`` gives its real size, as in ``forEachSnapshot(_:)``.
+  ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   public func snapshot(id: Int64) throws(StoreError) -> StoredSnapshot? {
-    try read { db throws(SQLiteError) in
+    let byteLimit = Int64(configuration.limits.maxDocumentBytes)
+    return try read { db throws(SQLiteError) in
       var stored: StoredSnapshot?
       try db.query(
-        "SELECT \(Self.infoColumns()), document FROM snapshot WHERE id = ?", [.integer(id)]
+        """
+        SELECT \(infoColumns), CASE WHEN length(s.document) <= ? THEN s.document END
+        FROM snapshot s\(marks.join) WHERE s.id = ?
+        """,
+        [.integer(byteLimit), .integer(id)]
       ) {
         row throws(SQLiteError) in
         stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
@@ -62,15 +74,21 @@ extension SnapshotStore {
   ///
   /// - Returns: the id of the scene's latest snapshot afterwards: the copy's, or, when the copy equals
   ///   the latest snapshot (rolling back to the latest), that snapshot's.
-  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's;
-  ///   ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (a newer format, or
-  ///   damaged); otherwise as ``save(_:scene:)``.
+  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's
+  ///   (scene ids compared as bytes, ``SceneID/same(_:_:)``: "café" in NFC and in NFD are two
+  ///   scenes); ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (over the size
+  ///   limit, which is checked before the document is read; a newer format; damaged); otherwise as
+  ///   ``save(_:scene:)``.
   @discardableResult
   public func rollback(scene: String, to id: Int64, trimsHistory: Bool = true) throws(StoreError)
     -> Int64
   {
     guard let stored = try snapshot(id: id), SceneID.same(stored.info.scene, scene) else {
       throw .snapshotNotFound(scene: scene, id: id)
+    }
+    let limit = configuration.limits.maxDocumentBytes
+    guard stored.info.byteCount <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: stored.info.byteCount, limit: limit))
     }
     var snapshot: SceneSnapshot
     do {
@@ -95,6 +113,7 @@ extension SnapshotStore {
       var count = 0
       for scene in ids {
         count += try db.run("DELETE FROM snapshot WHERE scene_id = ?", [.text(scene)])
+        try db.run("DELETE FROM snapshot_mark WHERE scene_id = ?", [.text(scene)])
       }
       return count
     }
@@ -109,9 +128,13 @@ extension SnapshotStore {
     -> Int
   {
     try write { db throws(SQLiteError) in
-      try db.run(
+      let count = try db.run(
         "DELETE FROM snapshot WHERE id IN (\(Self.prunedIDs))",
         Self.pruneArguments(keepingLatest: keepingLatest, olderThan: date))
+      if count > 0 {
+        try db.run("DELETE FROM snapshot_mark WHERE snapshot_id NOT IN (SELECT id FROM snapshot)")
+      }
+      return count
     }
   }
 
@@ -147,7 +170,7 @@ extension SnapshotStore {
 
   private static func pruneArguments(keepingLatest: Int?, olderThan date: Date?) -> [SQLValue] {
     [
-      date.map { .integer(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? .null,
+      date.map { .integer(StoredTime.seconds($0)) } ?? .null,
       keepingLatest.map { .integer(Int64(max(0, $0))) } ?? .null,
     ]
   }
@@ -156,15 +179,17 @@ extension SnapshotStore {
   /// is not read; its scene's ``SceneSummary/stackDepths`` are empty.
   public func scenes() throws(StoreError) -> [SceneSummary] {
     let limits = configuration.limits
+    let marks = marks
+    let infoColumns = infoColumns
     return try read { db throws(SQLiteError) in
       var summaries: [SceneSummary] = []
       try db.query(
         """
-        SELECT \(Self.infoColumns("s.")),
-          c.total, c.quarantined, CASE WHEN length(s.document) <= ? THEN s.document END
+        SELECT \(infoColumns),
+          c.total, \(marks.quarantinedInScene), CASE WHEN length(s.document) <= ? THEN s.document END
         FROM snapshot s JOIN (
-          SELECT scene_id, max(id) AS latest, count(*) AS total, count(quarantine) AS quarantined
-          FROM snapshot GROUP BY scene_id) c ON s.id = c.latest
+          SELECT scene_id, max(id) AS latest, count(*) AS total
+          FROM snapshot GROUP BY scene_id) c ON s.id = c.latest\(marks.join)
         ORDER BY s.scene_id
         """,
         // A document over the limit is not read into memory; its stack depths are left out.
@@ -188,8 +213,8 @@ extension SnapshotStore {
         sceneCount: 0, snapshotCount: 0, quarantinedCount: 0, documentBytes: 0, fileBytes: 0)
       try db.query(
         """
-        SELECT count(DISTINCT scene_id), count(*), count(quarantine), coalesce(sum(length(document)), 0),
-          min(saved_at), max(saved_at)
+        SELECT count(DISTINCT scene_id), count(*), \(marks.quarantinedInStore),
+          coalesce(sum(length(document)), 0), min(saved_at), max(saved_at)
         FROM snapshot
         """
       ) { row throws(SQLiteError) in
@@ -198,8 +223,8 @@ extension SnapshotStore {
         statistics.quarantinedCount = row.int(2)
         statistics.documentBytes = row.int(3)
         if !row.isNull(4) {
-          statistics.oldest = Date(timeIntervalSince1970: TimeInterval(row.int64(4)))
-          statistics.newest = Date(timeIntervalSince1970: TimeInterval(row.int64(5)))
+          statistics.oldest = StoredTime.date(row.int64(4))
+          statistics.newest = StoredTime.date(row.int64(5))
         }
       }
       let pages = try db.scalar("PRAGMA page_count") { $0.int(0) } ?? 0
@@ -214,7 +239,10 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var infos: [SnapshotInfo] = []
       try db.query(
-        "SELECT \(Self.infoColumns()) FROM snapshot WHERE quarantine IS NOT NULL ORDER BY id DESC"
+        """
+        SELECT \(infoColumns) FROM snapshot s\(marks.join)
+        WHERE \(marks.quarantine) IS NOT NULL ORDER BY s.id DESC
+        """
       ) {
         row throws(SQLiteError) in infos.append(Self.info(row))
       }

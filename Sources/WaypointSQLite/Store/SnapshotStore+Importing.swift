@@ -44,22 +44,32 @@ public struct SnapshotImporter {
     do {
       try database.run(
         """
-        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document,
-          quarantine, quarantine_detail, quarantined_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
+        VALUES (?, ?, ?, ?, ?, ?)
         """,
         [
-          .text(scene), .integer(Int64(snapshot.metadata.savedAt.timeIntervalSince1970)),
+          .text(scene), .integer(StoredTime.seconds(snapshot.metadata.savedAt)),
           .integer(Int64(SceneSnapshot.currentFormatVersion)),
           .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
-          .blob(document), .text(quarantine?.kind.rawValue), .text(quarantine?.detail),
-          quarantine.map { .integer(Int64($0.since.timeIntervalSince1970.rounded(.down))) }
-            ?? .null,
+          .blob(document),
         ])
+      let id = database.lastInsertedRowID
+      if let quarantine {
+        try database.run(
+          """
+          INSERT INTO snapshot_mark (
+            snapshot_id, scene_id, quarantine, quarantine_detail, quarantined_at)
+          VALUES (?, ?, ?, ?, ?)
+          """,
+          [
+            .integer(id), .text(scene), .text(quarantine.kind.rawValue), .text(quarantine.detail),
+            .integer(StoredTime.seconds(quarantine.since)),
+          ])
+      }
+      return id
     } catch {
       throw StoreError(error, path: path)
     }
-    return database.lastInsertedRowID
   }
 }
 

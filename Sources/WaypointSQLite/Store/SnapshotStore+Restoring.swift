@@ -28,7 +28,8 @@ extension SnapshotStore {
     var restoration = StoreRestoration(scene: .root(RestoreReport(outcome: .root)), recorded: true)
     let candidates: [Candidate]
     do {
-      candidates = try read { db throws(SQLiteError) in try Self.candidates(scene, db) }
+      let marks = marks
+      candidates = try read { db throws(SQLiteError) in try Self.candidates(scene, marks, db) }
     } catch {
       return Self.unavailable(error)
     }
@@ -49,9 +50,20 @@ extension SnapshotStore {
       }
       let document: Data
       do {
-        let (data, counted) = try countAndRead(candidate.id)
-        document = data
-        restoration.recorded = counted && restoration.recorded
+        switch try countAndRead(candidate.id, limit: restorer.limits.maxDocumentBytes) {
+        case .document(let data, let counted):
+          document = data
+          restoration.recorded = counted && restoration.recorded
+        case .tooLarge(let byteCount):
+          // Never read, never counted, never marked: marking would rewrite the whole row, and the
+          // length check that finds it again on the next launch reads no part of the document.
+          let error = SnapshotFormatError.tooLarge(
+            byteCount: byteCount, limit: restorer.limits.maxDocumentBytes)
+          let item = DroppedItem(location: .snapshot, tag: nil, reason: .unreadableSnapshot(error))
+          restoration.skipped.append(
+            (candidate.id, RestoreReport(outcome: .root, dropped: [item])))
+          continue
+        }
       } catch {
         return Self.unavailable(error)
       }
@@ -91,7 +103,10 @@ extension SnapshotStore {
   public func confirmRestore(scene: String) throws(StoreError) {
     try write { db throws(SQLiteError) in
       try db.run(
-        "UPDATE snapshot SET unconfirmed_restores = 0 WHERE scene_id = ? AND unconfirmed_restores > 0",
+        """
+        UPDATE snapshot_mark SET unconfirmed_restores = 0
+        WHERE scene_id = ? AND unconfirmed_restores > 0
+        """,
         [.text(scene)])
     }
   }
@@ -105,17 +120,21 @@ extension SnapshotStore {
     var unconfirmed: Int
   }
 
-  private static func candidates(_ scene: String, _ db: Database) throws(SQLiteError) -> [Candidate]
+  private static func candidates(_ scene: String, _ marks: MarkColumns, _ db: Database)
+    throws(SQLiteError) -> [Candidate]
   {
     var candidates: [Candidate] = []
     try db.query(
-      "SELECT id, quarantine, unconfirmed_restores FROM snapshot WHERE scene_id = ? ORDER BY id DESC",
+      """
+      SELECT s.id, \(marks.columns) FROM snapshot s\(marks.join)
+      WHERE s.scene_id = ? ORDER BY s.id DESC
+      """,
       [.text(scene)]
     ) { row throws(SQLiteError) in
       candidates.append(
         Candidate(
           id: row.int64(0), quarantine: row.text(1).flatMap(Quarantine.Kind.init(rawValue:)),
-          unconfirmed: row.int(2)))
+          unconfirmed: row.int(4)))
     }
     return candidates
   }
@@ -127,25 +146,48 @@ extension SnapshotStore {
       scene: .root(RestoreReport(outcome: .root, dropped: [item])), recorded: false)
   }
 
-  /// Counts a restore of the snapshot and reads its document, in one short write transaction; when
-  /// the store cannot be written, reads the document alone. Returns the document and whether the
-  /// restore was counted.
-  private func countAndRead(_ id: Int64) throws(StoreError) -> (Data, counted: Bool) {
+  /// What ``countAndRead(_:limit:)`` found.
+  private enum Read {
+    /// The document, and whether the restore was counted.
+    case document(Data, counted: Bool)
+    /// The document is over the limit: neither read nor counted.
+    case tooLarge(byteCount: Int)
+  }
+
+  /// Checks the document's length (without reading it), then counts a restore of the snapshot and
+  /// reads its document, in one short write transaction; when the store cannot be written, reads
+  /// the document alone. A document over `limit` is neither counted nor read.
+  private func countAndRead(_ id: Int64, limit: Int) throws(StoreError) -> Read {
+    let length = "SELECT length(document) FROM snapshot WHERE id = ?"
     let select = "SELECT document FROM snapshot WHERE id = ?"
+    func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
+      let byteCount = try db.scalar(length, [.integer(id)]) { $0.int(0) } ?? 0
+      guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
+      if count {
+        // In the small table: the document's row is never rewritten.
+        try db.run(
+          """
+          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores)
+          SELECT id, scene_id, 1 FROM snapshot WHERE id = ?1
+          ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = unconfirmed_restores + 1
+          """,
+          [.integer(id)])
+      }
+      let document = try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
+      return .document(document ?? Data(), counted: count)
+    }
     if access == .readWrite {
       let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-      let counted = try? write(busyTimeout: timeout) { db throws(SQLiteError) in
-        try db.run(
-          "UPDATE snapshot SET unconfirmed_restores = unconfirmed_restores + 1 WHERE id = ?",
-          [.integer(id)])
-        return try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
+      if let read = try? write(
+        busyTimeout: timeout,
+        { db throws(SQLiteError) in
+          try readChecked(db, count: true)
+        })
+      {
+        return read
       }
-      if let counted { return (counted, true) }
     }
-    let document = try read { db throws(SQLiteError) in
-      try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
-    }
-    return (document ?? Data(), false)
+    return try read { db throws(SQLiteError) in try readChecked(db, count: false) }
   }
 
   private enum Bookkeeping {
@@ -167,21 +209,31 @@ extension SnapshotStore {
       try write(busyTimeout: timeout) { db throws(SQLiteError) in
         switch action {
         case .quarantine(let kind, let detail):
-          try db.run(
+          let values: [SQLValue] = [
+            .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
+            .integer(id), .integer(Int64(threshold)),
+          ]
+          let marked = try db.run(
             """
-            UPDATE snapshot SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
-            WHERE id = ?4 AND quarantine IS NULL AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
-            """,
-            [
-              .text(kind.rawValue), .text(detail), .integer(Int64(Date().timeIntervalSince1970)),
-              .integer(id),
-              .integer(Int64(threshold)),
-            ])
+            UPDATE snapshot_mark SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
+            WHERE snapshot_id = ?4 AND quarantine IS NULL
+              AND (?1 != 'crash-loop' OR unconfirmed_restores >= ?5)
+            """, values)
+          // A snapshot without a mark row has no count, so it is never marked a crash loop; a row
+          // another process added meanwhile is left as it is.
+          if marked == 0 && kind != .crashLoop {
+            try db.run(
+              """
+              INSERT OR IGNORE INTO snapshot_mark (
+                snapshot_id, scene_id, quarantine, quarantine_detail, quarantined_at)
+              SELECT id, scene_id, ?1, ?2, ?3 FROM snapshot WHERE id = ?4 AND ?5 > 0
+              """, values)
+          }
         case .release:
           try db.run(
             """
-            UPDATE snapshot SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL
-            WHERE id = ? AND quarantine = 'unrestorable'
+            UPDATE snapshot_mark SET quarantine = NULL, quarantine_detail = NULL, quarantined_at = NULL
+            WHERE snapshot_id = ? AND quarantine = 'unrestorable'
             """,
             [.integer(id)])
         }

@@ -58,6 +58,7 @@ extension SnapshotStore {
   ) throws(StoreError) -> SalvageReport {
     try StoreFile.prepare(path, create: false)
     let database: Database
+    var version: Int?
     do {
       database = try Database(
         path: path, mode: .readOnly,
@@ -70,9 +71,8 @@ extension SnapshotStore {
       guard id == SchemaMigrator.applicationID else {
         throw StoreError.notAWaypointStore(path: path)
       }
-      if let version = try? SchemaMigrator.appliedVersion(database),
-        version > supportedSchemaVersion
-      {
+      version = try? SchemaMigrator.appliedVersion(database)
+      if let version, version > supportedSchemaVersion {
         throw StoreError.newerSchema(path: path, found: version, supported: supportedSchemaVersion)
       }
     } catch let error as StoreError {
@@ -83,8 +83,10 @@ extension SnapshotStore {
       throw StoreError.cannotOpen(path: path, detail: String(describing: error))
     }
     return try withoutActuallyEscaping(body) { body throws(StoreError) in
+      // A schema that cannot be read is taken as this build's own.
       var salvage = Salvage(
-        database: database, byteLimit: Int64(configuration.limits.maxDocumentBytes), body: body)
+        database: database, marks: MarkColumns(schemaVersion: version ?? supportedSchemaVersion),
+        byteLimit: Int64(configuration.limits.maxDocumentBytes), body: body)
       do throws(SQLiteError) {
         try salvage.run()
       } catch {
@@ -99,22 +101,49 @@ extension SnapshotStore {
 /// statement runs on its own (no transaction, which could fail to end on a damaged file).
 private struct Salvage {
   let database: Database
+  let marks: MarkColumns
   let byteLimit: Int64
   let body: (StoredSnapshot) -> Bool
   var report = SalvageReport()
   private var stopped = false
 
-  init(database: Database, byteLimit: Int64, body: @escaping (StoredSnapshot) -> Bool) {
+  init(
+    database: Database, marks: MarkColumns, byteLimit: Int64,
+    body: @escaping (StoredSnapshot) -> Bool
+  ) {
     self.database = database
+    self.marks = marks
     self.byteLimit = byteLimit
     self.body = body
   }
 
+  /// The columns ``SnapshotStore/info(_:)`` reads, from `snapshot s` alone: marks kept in their
+  /// own table are read apart (``withMark(_:)``), so that damage there never costs a snapshot.
+  private var columns: String {
+    "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
+      + "length(s.document), "
+      + (marks.separate ? "NULL, NULL, NULL, 0" : marks.columns)
+      + ", CASE WHEN length(s.document) <= ? THEN s.document END"
+  }
+
   private var rowSQL: String {
-    """
-    SELECT \(SnapshotStore.infoColumns()), CASE WHEN length(document) <= ? THEN document END
-    FROM snapshot WHERE id >= ? ORDER BY id
-    """
+    "SELECT \(columns) FROM snapshot s WHERE s.id >= ? ORDER BY s.id"
+  }
+
+  /// The snapshot with its quarantine mark from `snapshot_mark`, when the marks live there and
+  /// can still be read; as it is otherwise.
+  private func withMark(_ stored: StoredSnapshot) -> StoredSnapshot {
+    guard marks.separate else { return stored }
+    var stored = stored
+    try? database.query(
+      "SELECT quarantine, quarantine_detail, quarantined_at FROM snapshot_mark WHERE snapshot_id = ?",
+      [.integer(stored.info.id)]
+    ) { row throws(SQLiteError) in
+      guard let kind = row.text(0).flatMap(Quarantine.Kind.init(rawValue:)) else { return }
+      stored.info.quarantine = Quarantine(
+        kind: kind, detail: row.text(1) ?? "", since: StoredTime.date(row.int64(2)))
+    }
+    return stored
   }
 
   /// Reads from id `next` on until the end of the table, stepping over damage.
@@ -153,7 +182,8 @@ private struct Salvage {
     do {
       try database.query(rowSQL, [.integer(byteLimit), .integer(start)]) {
         row throws(SQLiteError) in
-        let stored = StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data())
+        let stored = withMark(
+          StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data()))
         report.read += 1
         guard body(stored) else {
           stopped = true
@@ -188,12 +218,10 @@ private struct Salvage {
     var reason = "its row is damaged"
     do {
       try database.query(
-        """
-        SELECT \(SnapshotStore.infoColumns()), CASE WHEN length(document) <= ? THEN document END
-        FROM snapshot WHERE id = ?
-        """, [.integer(byteLimit), .integer(id)]
+        "SELECT \(columns) FROM snapshot s WHERE s.id = ?", [.integer(byteLimit), .integer(id)]
       ) { row throws(SQLiteError) in
-        whole = StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data())
+        whole = withMark(
+          StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data()))
       }
     } catch {
       reason = "its row is damaged (\(error.message))"

@@ -54,25 +54,34 @@ extension SnapshotStore {
     guard document.count <= limit else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limit))
     }
-    let savedAt = Int64(snapshot.metadata.savedAt.timeIntervalSince1970)
+    let savedAt = StoredTime.seconds(snapshot.metadata.savedAt)
     let retention = configuration.retention
     return try write { db throws(SQLiteError) -> SaveResult? in
-      var latest: (id: Int64, savedAt: Int64, document: Data, quarantined: Bool)?
+      var latest: (id: Int64, savedAt: Int64, document: Data?, quarantined: Bool)?
+      // The latest document is read only when its length could equal the new one's: a planted
+      // oversized document is never loaded, and compares unequal.
       try db.query(
-        "SELECT id, saved_at, document, quarantine IS NOT NULL FROM snapshot WHERE scene_id = ? ORDER BY id DESC LIMIT 1",
-        [.text(scene)]
+        """
+        SELECT s.id, s.saved_at, CASE WHEN length(s.document) = ?2 THEN s.document END,
+          m.quarantine IS NOT NULL
+        FROM snapshot s LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id
+        WHERE s.scene_id = ?1 ORDER BY s.id DESC LIMIT 1
+        """,
+        [.text(scene), .integer(Int64(document.count))]
       ) { row throws(SQLiteError) in
-        latest = (row.int64(0), row.int64(1), row.blob(2) ?? Data(), row.int(3) != 0)
+        latest = (row.int64(0), row.int64(1), row.blob(2), row.int(3) != 0)
       }
       if let expected, latest?.id != expected { return nil }
       if let latest, !latest.quarantined {
         var comparable = document
         if latest.savedAt != savedAt {
           var same = snapshot
-          same.metadata.savedAt = Date(timeIntervalSince1970: TimeInterval(latest.savedAt))
+          same.metadata.savedAt = StoredTime.date(latest.savedAt)
           comparable = same.encoded()
         }
-        if comparable == latest.document { return SaveResult(snapshotID: latest.id, wrote: false) }
+        if let stored = latest.document, comparable == stored {
+          return SaveResult(snapshotID: latest.id, wrote: false)
+        }
       }
       try db.run(
         """
@@ -86,15 +95,26 @@ extension SnapshotStore {
         ])
       let id = db.lastInsertedRowID
       guard trimsHistory else { return SaveResult(snapshotID: id, wrote: true) }
-      // Everything older than the retention-th newest unquarantined snapshot: a walk of the
-      // (scene_id, id) index, whatever the scene's history holds.
-      try db.run(
+      // Everything unquarantined older than the retention-th newest unquarantined snapshot: a
+      // walk of the (scene_id, id) index, each row's mark looked up by its key; then the marks of
+      // the snapshots deleted.
+      let unquarantined =
+        "NOT EXISTS (SELECT 1 FROM snapshot_mark m WHERE m.snapshot_id = s.id AND m.quarantine IS NOT NULL)"
+      let deleted = try db.run(
         """
-        DELETE FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL AND id < (
-          SELECT id FROM snapshot WHERE scene_id = ?1 AND quarantine IS NULL
-          ORDER BY id DESC LIMIT 1 OFFSET ?2 - 1)
+        DELETE FROM snapshot AS s WHERE s.scene_id = ?1 AND \(unquarantined) AND s.id < (
+          SELECT s.id FROM snapshot s WHERE s.scene_id = ?1 AND \(unquarantined)
+          ORDER BY s.id DESC LIMIT 1 OFFSET ?2 - 1)
         """,
         [.text(scene), .integer(Int64(retention))])
+      if deleted > 0 {
+        try db.run(
+          """
+          DELETE FROM snapshot_mark WHERE scene_id = ?1
+            AND snapshot_id NOT IN (SELECT id FROM snapshot WHERE scene_id = ?1)
+          """,
+          [.text(scene)])
+      }
       return SaveResult(snapshotID: id, wrote: true)
     }
   }

@@ -16,8 +16,8 @@ extension SnapshotStore {
   public func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
     try stream(
       """
-      SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
-      FROM snapshot s ORDER BY s.id
+      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      FROM snapshot s\(marks.join) ORDER BY s.id
       """, [], body)
   }
 
@@ -36,8 +36,8 @@ extension SnapshotStore {
   ) throws(StoreError) {
     try stream(
       """
-      SELECT \(Self.infoColumns("s.")), CASE WHEN length(s.document) <= ?1 THEN s.document END
-      FROM snapshot s
+      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      FROM snapshot s\(marks.join)
       WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id)
         AND (?2 IS NULL OR s.scene_id > ?2)
       ORDER BY s.scene_id LIMIT ?3

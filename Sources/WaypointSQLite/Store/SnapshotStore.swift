@@ -1,6 +1,12 @@
 import Foundation
 import Waypoint
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Saves versioned snapshots of scenes into one SQLite file and restores them.
 ///
 /// One store per file, shared by every scene of the app (and by its extensions, through an App Group
@@ -44,8 +50,14 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The newest schema version this build knows.
   public static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
-  let database: Database
+  /// The connection; replaced only by `reopenClosed()`, under `lock`.
+  private(set) var database: Database
   private let lock = NSLock()
+  private let migrations: [SchemaMigration]
+  private let faults: FaultInjector?
+  /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
+  /// belongs to a file put in place of the store.
+  private var walFile: StoreFile.Identity?
 
   /// Opens (creating if needed) the store at `path`.
   ///
@@ -71,6 +83,8 @@ public final class SnapshotStore: @unchecked Sendable {
     self.path = path
     self.configuration = configuration
     self.access = access
+    self.migrations = migrations
+    self.faults = faults
     var recovery: StoreRecovery?
     let opened: (Database, Int)
     do {
@@ -83,6 +97,7 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     (database, schemaVersion) = opened
     self.recovery = recovery
+    walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
   private static func open(
@@ -92,10 +107,40 @@ public final class SnapshotStore: @unchecked Sendable {
     _ migrations: [SchemaMigration],
     _ faults: FaultInjector?
   ) throws(StoreError) -> (Database, Int) {
+    do {
+      return try open(path, configuration, access, migrations, faults, immutable: false)
+    } catch .readOnly(_, _) where access == .readOnly && immutableReadable(path) {
+      return try open(path, configuration, access, migrations, faults, immutable: true)
+    }
+  }
+
+  /// Whether a read-only open that SQLite refused (it cannot create the `-shm` index in a folder
+  /// the user cannot write) may read the file as immutable: only when no `-wal` file stands
+  /// beside it, so that every commit is in the file itself.
+  static func immutableReadable(_ path: String) -> Bool {
+    let target = StoreFile.target(of: path)
+    return !FileManager.default.fileExists(atPath: target + "-wal")
+      && !FileManager.default.fileExists(atPath: target + "-journal")
+  }
+
+  private static func open(
+    _ path: String,
+    _ configuration: StoreConfiguration,
+    _ access: Access,
+    _ migrations: [SchemaMigration],
+    _ faults: FaultInjector?,
+    immutable: Bool
+  ) throws(StoreError) -> (Database, Int) {
+    if access == .readWrite {
+      try StoreFile.createInitialized(path) { (partial) throws(StoreError) in
+        try initialize(partial, naming: path, configuration, migrations, faults)
+      }
+    }
     try StoreFile.prepare(path, create: access == .readWrite)
     do {
       let db = try Database(
-        path: path, mode: access == .readWrite ? .readWrite : .readOnly,
+        path: path,
+        mode: access == .readWrite ? .readWrite : immutable ? .immutable : .readOnly,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       let supported = migrations.last?.version ?? 0
       // One read transaction, so that a migration committed by another process meanwhile is seen
@@ -109,7 +154,9 @@ public final class SnapshotStore: @unchecked Sendable {
       case .waypoint(let version) where version > supported:
         throw StoreError.newerSchema(path: path, found: version, supported: supported)
       case .empty where access == .readOnly:
-        throw StoreError.notAWaypointStore(path: path)
+        // Another process may be creating the store in place (an older build does): it reads
+        // as busy while that lasts, never as another application's file.
+        try Self.waitWhileInitialized(db, path: path, timeout: configuration.busyTimeout)
       case .empty, .waypoint:
         break
       }
@@ -148,11 +195,70 @@ public final class SnapshotStore: @unchecked Sendable {
     }
   }
 
+  /// Creates a new store's schema in `partial`, a file nobody else sees yet: WAL mode, every
+  /// migration. The connection is closed (checkpointed) before the file is named. Errors name
+  /// `path`, the store's own path.
+  private static func initialize(
+    _ partial: String, naming path: String, _ configuration: StoreConfiguration,
+    _ migrations: [SchemaMigration],
+    _ faults: FaultInjector?
+  ) throws(StoreError) {
+    do {
+      let db = try Database(
+        path: partial, mode: .readWrite,
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
+      defer { db.close() }
+      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+      guard mode?.lowercased() == "wal" else {
+        throw StoreError.ioError(
+          path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
+      }
+      _ = try SchemaMigrator.migrate(db, migrations: migrations)
+    } catch let error as StoreError {
+      throw error
+    } catch let error as SQLiteError {
+      throw StoreError(error, path: path)
+    } catch {
+      throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+    }
+  }
+
+  /// Waits, at most `timeout`, while an empty file opened read-only looks like a store being
+  /// created in place: a `-journal`, `-wal` or `-shm` file beside it shows another connection at
+  /// work. Returns once the file holds a Waypoint schema.
+  ///
+  /// - Throws: ``StoreError/busy(path:)`` when it is still being created at the deadline;
+  ///   ``StoreError/notAWaypointStore(path:)`` for an empty file nobody is working on.
+  static func waitWhileInitialized(_ db: Database, path: String, timeout: Duration)
+    throws
+  {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+      let identity = try db.transaction(immediate: false) { () throws(SQLiteError) in
+        try SchemaMigrator.identify(db)
+      }
+      switch identity {
+      case .waypoint: return
+      case .foreign: throw StoreError.notAWaypointStore(path: path)
+      case .empty: break
+      }
+      let target = StoreFile.target(of: path)
+      let working = ["-journal", "-wal", "-shm"].contains {
+        FileManager.default.fileExists(atPath: target + $0)
+      }
+      guard working else { throw StoreError.notAWaypointStore(path: path) }
+      guard clock.now < deadline else { throw StoreError.busy(path: path) }
+      usleep(10_000)
+    }
+  }
+
   /// Runs `body` on the connection, serialized with every other call, mapping SQLite's errors.
   @discardableResult
   func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     lock.lock()
     defer { lock.unlock() }
+    reopenClosed()
     do {
       return try body(database)
     } catch {
@@ -169,6 +275,7 @@ public final class SnapshotStore: @unchecked Sendable {
     guard access == .readWrite else {
       throw .readOnly(path: path, detail: "the store was opened read-only")
     }
+    try reopenIfMoved()
     return try withDatabase { db throws(SQLiteError) in
       guard let busyTimeout else {
         return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
@@ -176,6 +283,41 @@ public final class SnapshotStore: @unchecked Sendable {
       db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout))
       defer { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
       return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+    }
+  }
+
+  /// Before a write: when the open file was deleted or replaced since it was opened
+  /// (`SQLITE_FCNTL_HAS_MOVED`: the path no longer leads to the same inode), the write would land in
+  /// a file nobody will ever open again. Reopens the path (creating a fresh store where the file was
+  /// deleted) and throws ``StoreError/replaced(path:)``, so that the caller knows this write did
+  /// not happen and the next one goes to the file now at the path.
+  private func reopenIfMoved() throws(StoreError) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard database.handle != nil, database.hasMoved() else { return }
+    database.close()
+    reopenClosed()
+    throw .replaced(path: path)
+  }
+
+  /// Opens the path again after the file was replaced; on failure the connection stays closed and
+  /// the next call tries again. Call with `lock` held.
+  ///
+  /// SQLite neither checkpoints nor removes the WAL of a file that has moved. Left at the path, the
+  /// old file's WAL (known by its inode) would be replayed into the file now there: it is set aside
+  /// first (renamed `<path>-wal.orphaned-<time>`, never deleted), and its `-shm` index removed.
+  /// When it cannot be renamed, the path is not opened.
+  private func reopenClosed() {
+    guard database.handle == nil else { return }
+    let wal = StoreFile.target(of: path) + "-wal"
+    if let walFile, StoreFile.Identity(of: wal) == walFile {
+      let aside = StoreFile.freePath(beside: wal, label: "orphaned", now: Date())
+      guard rename(wal, aside) == 0 else { return }
+      unlink(StoreFile.target(of: path) + "-shm")
+    }
+    if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
+      database = reopened.0
+      walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
     }
   }
 

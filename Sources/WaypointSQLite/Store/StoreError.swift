@@ -33,6 +33,10 @@ public enum StoreError: Error, Hashable, Sendable {
   case invalidSceneID(String, reason: String)
   /// No snapshot with this id belongs to the scene.
   case snapshotNotFound(scene: String, id: Int64)
+  /// The store's file was deleted or replaced by another file while the store had it open; nothing
+  /// was written. The store has reopened the path (a fresh store where the file was deleted), so
+  /// the next write goes to the file now there.
+  case replaced(path: String)
   /// Any other SQLite failure, with SQLite's code and message.
   case sqlite(path: String, SQLiteError)
 
@@ -66,6 +70,9 @@ extension StoreError: CustomStringConvertible {
     case .invalidSnapshot(let error): "snapshot cannot be stored: \(error)"
     case .invalidSceneID(_, let reason): "invalid scene id: \(reason)"
     case .snapshotNotFound(let scene, let id): "no snapshot \(id) in scene \(scene)"
+    case .replaced(let path):
+      "\(path): the store file was deleted or replaced while open; nothing was written, and the "
+        + "store reopened the file now at the path"
     case .sqlite(let path, let error): "\(path): \(error)"
     }
   }

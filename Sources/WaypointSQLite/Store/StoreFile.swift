@@ -35,8 +35,11 @@ enum StoreFile {
   }
 
   /// Renames a corrupt store and its `-wal` and `-shm` files to `<path>.corrupt-<UTC time>`, never
-  /// deleting anything, and returns the new path of the main file.
+  /// deleting anything, and returns the new path of the main file. Through a symbolic link, the
+  /// file it leads to is moved (beside itself) and the link is kept, so that the fresh store is
+  /// created where the link leads.
   static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
+    let path = target(of: path)
     let target = freePath(beside: path, label: "corrupt", now: now)
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
       guard rename(path + suffix, target + suffix) == 0 else {
@@ -56,7 +59,9 @@ enum StoreFile {
       formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
     var candidate = "\(path).\(label)-\(stamp)"
     var counter = 1
-    while FileManager.default.fileExists(atPath: candidate) {
+    // lstat: a symbolic link standing at a name takes it, even one leading nowhere.
+    var info = stat()
+    while lstat(candidate, &info) == 0 {
       counter += 1
       candidate = "\(path).\(label)-\(stamp)-\(counter)"
     }

@@ -1,0 +1,42 @@
+/// Where a store keeps each snapshot's restore bookkeeping (its unconfirmed-restore count and its
+/// quarantine mark), as SQL for the queries that read it.
+///
+/// From schema 3 on, the bookkeeping lives in `snapshot_mark`, apart from the documents, so that
+/// writing it never rewrites a document (SQLite rewrites a whole row when an `UPDATE` changes its
+/// size). A store of schema 1 or 2 opened read-only is never migrated: its bookkeeping is still in
+/// columns of `snapshot`, and reads take it from there. Writes only ever see schema 3 or later
+/// (opening read-write migrates first).
+struct MarkColumns: Sendable {
+  /// Whether the marks are in `snapshot_mark` (schema 3 and later).
+  let separate: Bool
+
+  init(schemaVersion: Int) { separate = schemaVersion >= 3 }
+
+  /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
+  var join: String { separate ? " LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id" : "" }
+
+  /// The quarantine kind of the snapshot `s` (NULL when none).
+  var quarantine: String { separate ? "m.quarantine" : "s.quarantine" }
+
+  /// The mark columns of `s`, in the order ``SnapshotStore/info(_:)`` reads them: quarantine, its
+  /// detail, its time, the unconfirmed-restore count.
+  var columns: String {
+    separate
+      ? "m.quarantine, m.quarantine_detail, m.quarantined_at, coalesce(m.unconfirmed_restores, 0)"
+      : "s.quarantine, s.quarantine_detail, s.quarantined_at, s.unconfirmed_restores"
+  }
+
+  /// The number of quarantined snapshots of the scene of `s` (a correlated subquery).
+  var quarantinedInScene: String {
+    separate
+      ? "(SELECT count(*) FROM snapshot_mark WHERE scene_id = s.scene_id AND quarantine IS NOT NULL)"
+      : "(SELECT count(quarantine) FROM snapshot WHERE scene_id = s.scene_id)"
+  }
+
+  /// The number of quarantined snapshots of the whole store.
+  var quarantinedInStore: String {
+    separate
+      ? "(SELECT count(*) FROM snapshot_mark WHERE quarantine IS NOT NULL)"
+      : "(SELECT count(quarantine) FROM snapshot)"
+  }
+}
