@@ -73,10 +73,25 @@ struct HistoryKeepingTests {
     }
     let reader = try SnapshotStore(path: path, access: .readOnly)
     let announced = try reader.prunable(keepingLatest: keep, olderThan: cutoff)
-    #expect(announced == expected)
+    #expect(announced.map(\.scene) == expected.keys.sorted())
+    #expect(
+      Dictionary(uniqueKeysWithValues: announced.map { ($0.scene, $0.snapshots) }) == expected)
     let before = try store.statistics().snapshotCount
     #expect(try store.prune(keepingLatest: keep, olderThan: cutoff) == expected.values.reduce(0, +))
     #expect(try store.statistics().snapshotCount == before - expected.values.reduce(0, +))
     #expect(try store.prunable(keepingLatest: keep, olderThan: cutoff).isEmpty)
+  }
+
+  @Test("prunable keeps NFC and NFD spellings of a scene apart, as prune does")
+  func prunableByBytes() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(retention: 100))
+    for (scene, depth) in [("caf\u{E9}", 3), ("cafe\u{301}", 2)] {
+      for index in 0..<depth { try store.save(try snapshot([.item(id: index)]), scene: scene) }
+    }
+    let announced = try store.prunable(keepingLatest: 1)
+    #expect(announced.count == 2)
+    #expect(announced.map(\.snapshots).sorted() == [1, 2])
+    #expect(try store.prune(keepingLatest: 1) == 3)
   }
 }

@@ -77,9 +77,7 @@ enum PruneCommand: WaypointCommand {
     let counts = try context.store { () throws(StoreError) in
       try store.prunable(keepingLatest: keep, olderThan: cutoff)
     }
-    let scenes = counts.sorted { $0.key < $1.key }.map {
-      SceneJSON(id: $0.key, snapshots: $0.value)
-    }
+    let scenes = counts.map { SceneJSON(id: $0.scene, snapshots: $0.snapshots) }
     let total = scenes.reduce(0) { $0 + $1.snapshots }
     if context.json {
       try context.printJSON(

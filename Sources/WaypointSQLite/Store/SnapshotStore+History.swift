@@ -139,18 +139,22 @@ extension SnapshotStore {
   }
 
   /// What ``prune(keepingLatest:olderThan:)`` would delete now, without deleting anything: how many
-  /// snapshots of each scene, for the scenes that would lose any. Works on a store opened
-  /// read-only.
+  /// snapshots of each scene, for the scenes that would lose any, in the store's order of scene
+  /// ids (their bytes: "café" in NFC and in NFD are two entries, as they are two scenes). Works on
+  /// a store opened read-only.
   public func prunable(keepingLatest: Int? = nil, olderThan date: Date? = nil)
-    throws(StoreError) -> [String: Int]
+    throws(StoreError) -> [(scene: String, snapshots: Int)]
   {
     try read { db throws(SQLiteError) in
-      var counts: [String: Int] = [:]
+      var counts: [(scene: String, snapshots: Int)] = []
       try db.query(
-        "SELECT scene_id, count(*) FROM snapshot WHERE id IN (\(Self.prunedIDs)) GROUP BY scene_id",
+        """
+        SELECT scene_id, count(*) FROM snapshot WHERE id IN (\(Self.prunedIDs))
+        GROUP BY scene_id ORDER BY scene_id
+        """,
         Self.pruneArguments(keepingLatest: keepingLatest, olderThan: date)
       ) { row throws(SQLiteError) in
-        counts[row.text(0) ?? "", default: 0] += row.int(1)
+        counts.append((row.text(0) ?? "", row.int(1)))
       }
       return counts
     }
