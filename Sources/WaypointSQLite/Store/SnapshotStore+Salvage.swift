@@ -75,12 +75,8 @@ extension SnapshotStore {
       if let version, version > supportedSchemaVersion {
         throw StoreError.newerSchema(path: path, found: version, supported: supportedSchemaVersion)
       }
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SQLiteError {
-      throw StoreError(error, path: path)
     } catch {
-      throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+      throw StoreError(opening: error, path: path)
     }
     return try withoutActuallyEscaping(body) { body throws(StoreError) in
       // A schema that cannot be read is taken as this build's own.

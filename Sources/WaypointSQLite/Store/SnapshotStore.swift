@@ -186,12 +186,8 @@ public final class SnapshotStore: @unchecked Sendable {
           "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
       }
       return (db, try SchemaMigrator.migrate(db, migrations: migrations))
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SQLiteError {
-      throw StoreError(error, path: path)
     } catch {
-      throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+      throw StoreError(opening: error, path: path)
     }
   }
 
@@ -214,12 +210,8 @@ public final class SnapshotStore: @unchecked Sendable {
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
       _ = try SchemaMigrator.migrate(db, migrations: migrations)
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SQLiteError {
-      throw StoreError(error, path: path)
     } catch {
-      throw StoreError.cannotOpen(path: path, detail: String(describing: error))
+      throw StoreError(opening: error, path: path)
     }
   }
 

@@ -54,6 +54,18 @@ public enum StoreError: Error, Hashable, Sendable {
   }
 }
 
+extension StoreError {
+  /// The error of a failed open: a store error as it is, a SQLite failure by its cause, anything
+  /// else as ``cannotOpen(path:detail:)``.
+  init(opening error: any Error, path: String) {
+    switch error {
+    case let error as StoreError: self = error
+    case let error as SQLiteError: self.init(error, path: path)
+    default: self = .cannotOpen(path: path, detail: String(describing: error))
+    }
+  }
+}
+
 extension StoreError: CustomStringConvertible {
   /// One line naming the file and the cause.
   public var description: String {
