@@ -131,7 +131,9 @@ struct ManifestTests {
     let manifest = try RouteManifest(decoding: Data(text.utf8))
     #expect(manifest.route(named: "Old")?.tag == "New")
     let verdict = manifest.validate(
-      SceneSnapshot(stacks: ["m": [RouteRecord(tag: "Old", json: #""x""#)]]))
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        stacks: ["m": [RouteRecord(tag: "Old", json: #""x""#)]]))
     #expect(verdict.report.outcome == .restored)
   }
 
@@ -140,7 +142,9 @@ struct ManifestTests {
     let registry = try RouteRegistry().registering(Shop.Catalog.self, tag: "Shop.Catalog")
     let manifest = RouteManifest(registry: registry)
     let verdict = manifest.validate(
-      SceneSnapshot(stacks: ["main": try registry.records(for: [Shop.Catalog.item(1)])]))
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        stacks: ["main": try registry.records(for: [Shop.Catalog.item(1)])]))
     #expect(verdict.needsApp)
     #expect(verdict.report.dropped.isEmpty)
   }

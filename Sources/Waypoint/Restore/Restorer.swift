@@ -14,7 +14,7 @@ import Foundation
 ///   }
 /// ])
 /// let scene = restorer.restore(encoded: data)
-/// path = scene.routes(Route.self)
+/// path = try scene.routes(Route.self)
 /// ```
 public struct Restorer: Sendable {
   /// The route types to decode with.

@@ -46,9 +46,12 @@ enum ImportPathCommand: WaypointCommand {
     let created = !FileManager.default.fileExists(atPath: context.storePath)
     let store = try context.openStore(.create)
     let base = try latestSnapshot(of: scene, in: store, context: context)
-    var snapshot = base?.snapshot ?? SceneSnapshot()
+    // A NavigationPath carries no versions: its routes are version 1, and so is a new snapshot's
+    // route schema.
+    var snapshot =
+      base?.snapshot ?? SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1))
     snapshot.stacks[stack] = records
-    snapshot.metadata.savedAt = SnapshotMetadata().savedAt
+    snapshot.metadata.savedAt = SnapshotMetadata(routeSchemaVersion: 1).savedAt
     let result = try context.store { () throws(StoreError) in try store.save(snapshot, scene: scene)
     }
     if context.json {
