@@ -59,13 +59,15 @@ func expectAgreement<T: Decodable>(
   _ text: String,
   references: [String: RouteShape] = [:],
   exactPaths: Bool = true,
+  context: String = "",
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> ShapeVerdict? {
   let outcome = decoderOutcome(type, text)
   let verdict = shape.validate(json: text, references: { references[$0] }, limits: unlimited)
   #expect(
     (verdict == .valid) == outcome.decodes,
-    "\(text): validate says \(verdict), JSONDecoder \(outcome)", sourceLocation: sourceLocation)
+    "\(context) \(text): validate says \(verdict), JSONDecoder \(outcome)",
+    sourceLocation: sourceLocation)
   if case .needsApp(let why) = verdict, !shape.containsOpaque {
     Issue.record(
       "\(text): needs the app (\(why)) without opaque parts", sourceLocation: sourceLocation)
