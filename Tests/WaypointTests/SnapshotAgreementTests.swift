@@ -149,6 +149,9 @@ struct SnapshotAgreementTests {
     let pool = try Agree.pool(registry)
     var described: [String: RouteShape] = [:]
     for route in manifest.routes { described[route.tag] = route.shape }
+    let hashOrdered: (String?) -> Bool = { tag in
+      tag.flatMap { manifest.route(named: $0)?.shape.containsDictionary } ?? false
+    }
     let vocabulary = Array(
       Set(
         described.values.flatMap(\.vocabulary) + [
@@ -167,7 +170,8 @@ struct SnapshotAgreementTests {
         let place = "seed \(seed) iteration \(iteration) policy \(policy)"
         let problem =
           offline.needsApp
-          ? Self.consistency(offline, restored, policy) : Self.agreement(offline, restored)
+          ? Self.consistency(offline, restored, policy, hashOrdered)
+          : Self.agreement(offline, restored, hashOrdered)
         if let problem {
           Issue.record(
             "\(place): \(problem)\nsnapshot: \(snapshot.routes.map { "\($0.location) \($0.record.tag)@\($0.record.version) \($0.record.json)" }.joined(separator: "\n  "))\noffline: \(offline.report)\nrestore: \(restored.report)"
@@ -228,12 +232,16 @@ struct SnapshotAgreementTests {
   }
 
   /// For a verdict that needs no app: the same outcome, dropped locations and reason kinds.
-  static func agreement(_ offline: OfflineValidation, _ restored: RestoredScene) -> String? {
+  static func agreement(
+    _ offline: OfflineValidation, _ restored: RestoredScene, _ hashOrdered: (String?) -> Bool
+  ) -> String? {
     if offline.report.outcome != restored.report.outcome { return "outcomes differ" }
     if offline.report.dropped.map(\.location) != restored.report.dropped.map(\.location) {
       return "dropped locations differ"
     }
-    if !sameKinds(offline.report.dropped, restored.report.dropped) { return "reason kinds differ" }
+    if !sameKinds(offline.report.dropped, restored.report.dropped, hashOrdered: hashOrdered) {
+      return "reason kinds differ"
+    }
     return nil
   }
 
@@ -242,7 +250,8 @@ struct SnapshotAgreementTests {
   /// (or, cut at a failure below it that only the app could see, as above that failure); no route
   /// it keeps is dropped for its own reason.
   static func consistency(
-    _ offline: OfflineValidation, _ restored: RestoredScene, _ policy: RestorePolicy
+    _ offline: OfflineValidation, _ restored: RestoredScene, _ policy: RestorePolicy,
+    _ hashOrdered: (String?) -> Bool
   ) -> String? {
     if offline.report.outcome == .root && restored.report.outcome != .root {
       return "offline says root"
@@ -253,7 +262,7 @@ struct SnapshotAgreementTests {
       guard let theirs = restoreItems[item.location] else {
         return "offline drops \(item.location), the restore keeps it"
       }
-      if sameKinds([item], [theirs]) { continue }
+      if sameKinds([item], [theirs], hashOrdered: hashOrdered) { continue }
       if case .aboveFailedRoute = theirs.reason, policy == .cutAtFirstFailure { continue }
       if theirs.reason == .sceneReset, restored.report.outcome == .root { continue }
       return "\(item.location): offline \(item.reason), restore \(theirs.reason)"
