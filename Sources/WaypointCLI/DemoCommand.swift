@@ -96,7 +96,9 @@ enum DemoCommand {
       print(
         "   (saving the same state again wrote nothing: \(again.wrote ? "wrote" : "unchanged"))")
       // A second window whose only screen is a type that version 2.0 deletes.
-      try store.save(SceneSnapshot(sheet: snapshot.sheet), scene: damagedScene)
+      try store.save(
+        SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), sheet: snapshot.sheet),
+        scene: damagedScene)
     }
 
     print("\n2. The app is updated twice. Its route history, as migration steps:")

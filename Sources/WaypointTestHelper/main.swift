@@ -36,9 +36,11 @@ case "save":
   }
   var index = 0
   while count == 0 || index < count {
-    let snapshot = SceneSnapshot(stacks: [
-      "main": [RouteRecord(tag: "Swift.Int", json: String(index))]
-    ])
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": [RouteRecord(tag: "Swift.Int", json: String(index))]
+      ])
     do {
       let result = try store.save(snapshot, scene: values[1])
       say("saved \(index) \(result.snapshotID)")

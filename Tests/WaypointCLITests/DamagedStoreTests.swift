@@ -241,7 +241,9 @@ struct DamagedStoreTests {
     do {
       let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 100))
       try store.save(
-        SceneSnapshot(stacks: ["main": [RouteRecord(tag: "T", json: "\"\(marker)\"")]]),
+        SceneSnapshot(
+          metadata: SnapshotMetadata(routeSchemaVersion: 1),
+          stacks: ["main": [RouteRecord(tag: "T", json: "\"\(marker)\"")]]),
         scene: "big")
     }
     let original = rows(path)

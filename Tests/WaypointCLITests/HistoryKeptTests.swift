@@ -30,7 +30,7 @@ struct HistoryKeptTests {
           try store.save(
             SceneSnapshot(
               metadata: SnapshotMetadata(
-                savedAt: start.addingTimeInterval(Double(index) * 86_400)),
+                routeSchemaVersion: 1, savedAt: start.addingTimeInterval(Double(index) * 86_400)),
               stacks: ["main": stack]),
             scene: "scene-\(scene)")
         }

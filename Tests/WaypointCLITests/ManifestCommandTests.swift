@@ -65,7 +65,9 @@ struct ManifestCommandTests {
 
   @Test(
     "the policy decides what goes with a failed route",
-    arguments: [("cut", 5), ("drop", 4), ("reset", 13)])
+    // Under "reset" the route that reaches the custom step needs the app: neither kept nor
+    // dropped, so it is not counted.
+    arguments: [("cut", 5), ("drop", 4), ("reset", 12)])
   func policies(policy: String, dropped: Int) throws {
     let (store, manifest) = demo()
     let result = run([
@@ -222,9 +224,11 @@ struct ManifestCommandTests {
     let registry = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
     for index in 0..<1500 {
       try store.save(
-        SceneSnapshot(stacks: [
-          "main": [try registry.record(for: DemoApp.V1.Route.product(id: index))]
-        ]),
+        SceneSnapshot(
+          metadata: SnapshotMetadata(routeSchemaVersion: 1),
+          stacks: [
+            "main": [try registry.record(for: DemoApp.V1.Route.product(id: index))]
+          ]),
         scene: "scene-\(index)")
     }
     let manifestPath = directory.path("routes.json")
@@ -245,7 +249,9 @@ struct ManifestCommandTests {
     let count = RepairCommand.batchSize + 44
     for index in 0..<count {
       try store.save(
-        SceneSnapshot(stacks: ["main": [try registry.record(for: DemoApp.V1.Route.order(id: 42))]]),
+        SceneSnapshot(
+          metadata: SnapshotMetadata(routeSchemaVersion: 1),
+          stacks: ["main": [try registry.record(for: DemoApp.V1.Route.order(id: 42))]]),
         scene: "scene-\(index)")
     }
     let manifestPath = directory.path("routes.json")

@@ -181,7 +181,9 @@ struct MessageTests {
     let store = directory.path()
     let big = String(repeating: "a", count: 600_000)
     try SnapshotStore(path: store).save(
-      SceneSnapshot(stacks: ["other": [RouteRecord(tag: "T", json: "\"\(big)\"")]]), scene: "s")
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        stacks: ["other": [RouteRecord(tag: "T", json: "\"\(big)\"")]]), scene: "s")
     let file = directory.path("path.json")
     try Data(#"["T","\"\#(big)\""]"#.utf8).write(to: URL(fileURLWithPath: file))
     let before = try fingerprint(store).0

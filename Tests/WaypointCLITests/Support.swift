@@ -135,7 +135,7 @@ func exampleStore(_ directory: TemporaryDirectory, name: String = "store.sqlite"
   try store.save(try tabSnapshot(), scene: "tablet")
   try store.save(
     SceneSnapshot(
-      metadata: SnapshotMetadata(savedAt: savedAt),
+      metadata: SnapshotMetadata(routeSchemaVersion: 1, savedAt: savedAt),
       stacks: ["main": [RouteRecord(tag: "Gone.Type", json: "{\"secret\":\"hunter2\"}")]]),
     scene: "broken")
   _ = store.restore(scene: "broken", with: Restorer(registry: registry))

@@ -43,7 +43,7 @@ struct BadFileTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == original)
     #expect(try store.scenes().isEmpty)
     try store.save(try snapshot([.home]), scene: "A")
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try SnapshotStore(path: path).recovery == nil)
   }
 
@@ -171,7 +171,7 @@ struct BadFileTests {
       }
     }
     #expect(failure == .diskFull(path: store.path))
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
   }
 
   @Test(
@@ -196,7 +196,7 @@ struct BadFileTests {
       store.injectFaults(fault)
       #expect(throws: expected) { try store.save(try snapshot([.settings]), scene: "A") }
       // The write path fails, so restore reads without recording.
-      #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+      #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     }
     store.injectFaults(.fail(.step, matching: "SELECT", with: .corrupt))
     let restored = store.restore(scene: "A", with: restorer)
@@ -207,7 +207,7 @@ struct BadFileTests {
     }
     #expect(why.contains("corrupt store"))
     store.injectFaults(nil)
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.history(scene: "A").count == 1)
   }
 

@@ -59,9 +59,11 @@ struct DiskFullTests {
     var failure: StoreError?
     for index in 0..<10_000 {
       let payload = String(repeating: "x", count: 30_000) + "\(index)"
-      let snapshot = SceneSnapshot(stacks: [
-        "main": [RouteRecord(tag: "Swift.String", json: "\"\(payload)\"")]
-      ])
+      let snapshot = SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        stacks: [
+          "main": [RouteRecord(tag: "Swift.String", json: "\"\(payload)\"")]
+        ])
       do {
         saved.append(try store.save(snapshot, scene: "A").snapshotID)
       } catch {

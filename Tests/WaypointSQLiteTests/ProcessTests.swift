@@ -57,7 +57,7 @@ struct ProcessTests {
     #expect(waited >= 0.15 && waited < 3, "waited \(waited) s")
     let restoreStarted = Date()
     let restored = store.restore(scene: "A", with: restorer)
-    #expect(restored.scene.routes(Route.self) == [.home])
+    #expect(try restored.scene.routes(Route.self) == [.home])
     #expect(!restored.recorded)
     #expect(Date().timeIntervalSince(restoreStarted) < 2)
   }

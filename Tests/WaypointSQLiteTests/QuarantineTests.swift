@@ -10,7 +10,9 @@ struct QuarantineTests {
 
   /// A snapshot whose only route no longer decodes under `registry`.
   func unrestorable() -> SceneSnapshot {
-    SceneSnapshot(stacks: ["main": [RouteRecord(tag: "Removed.Type", json: "{}")]])
+    SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: ["main": [RouteRecord(tag: "Removed.Type", json: "{}")]])
   }
 
   @Test("a snapshot that restores to the root is kept and quarantined with the reason")
@@ -46,12 +48,14 @@ struct QuarantineTests {
   @Test("the quarantine detail names the cause, not the routes reset because of it")
   func detailNamesCause() throws {
     let store = try SnapshotStore(path: directory.path())
-    let snapshot = SceneSnapshot(stacks: [
-      "main": [
-        try registry.record(for: Route.home),
-        RouteRecord(tag: "Test.Route", json: #"{"home":{}}"#, version: 9),
-      ]
-    ])
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": [
+          try registry.record(for: Route.home),
+          RouteRecord(tag: "Test.Route", json: #"{"home":{}}"#, version: 9),
+        ]
+      ])
     let id = try store.save(snapshot, scene: "A").snapshotID
     _ = store.restore(scene: "A", with: restorer)
     #expect(
@@ -96,7 +100,7 @@ struct QuarantineTests {
     let bad = try store.save(unrestorable(), scene: "A").snapshotID
     let restored = store.restore(scene: "A", with: restorer)
     #expect(restored.snapshotID == good)
-    #expect(restored.scene.routes(Route.self) == [.home, .settings])
+    #expect(try restored.scene.routes(Route.self) == [.home, .settings])
     #expect(restored.skipped.map(\.id) == [bad])
     #expect(restored.skipped.first?.report.outcome == .root)
   }

@@ -142,7 +142,7 @@ struct SchemaTests {
     #expect(store.restore(scene: "scene-2", with: restorer).scene.elements().first as? Int == 1)
     #expect(try store.history(scene: "scene-1").count == 3)
     try store.save(try snapshot([.home]), scene: "scene-1")
-    #expect(store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
   }
 
   @Test(

@@ -43,7 +43,7 @@ struct StoreDefectTests {
     let saved = try store.save(try snapshot([.home]), scene: "A")
     // The planted row's document does not match its column, so the new snapshot is written.
     #expect(saved.wrote)
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.rollback(scene: "A", to: 1) > 0)
   }
 
@@ -71,7 +71,7 @@ struct StoreDefectTests {
     #expect(throws: StoreError.snapshotNotFound(scene: nfc, id: other)) {
       try store.rollback(scene: nfc, to: other)
     }
-    #expect(store.restore(scene: nfc, with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: nfc, with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.history(scene: nfc).count == 1)
   }
 
@@ -121,9 +121,11 @@ struct StoreDefectTests {
     }
     // About 900 KB: 15 routes of 60 KB, each a Swift.String a restore decodes.
     let payload = "\"" + String(repeating: "x", count: 60_000) + "\""
-    let big = SceneSnapshot(stacks: [
-      "main": Array(repeating: RouteRecord(tag: "Swift.String", json: payload), count: 15)
-    ])
+    let big = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": Array(repeating: RouteRecord(tag: "Swift.String", json: payload), count: 15)
+      ])
     try store.save(big, scene: "A")
     let plain = Restorer(registry: RouteRegistry(schemaVersion: 1))
     func walBytes() throws -> Int {
@@ -231,7 +233,8 @@ struct StoreDefectTests {
     }
     try store.save(try snapshot([.item(id: 7)]), scene: "A")
     let reader = try SnapshotStore(path: path, access: .readOnly)
-    #expect(reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 7)])
+    #expect(
+      try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 7)])
   }
 
   @Test("a save into a replaced store fails, and the next save lands in the file now at the path")
@@ -252,8 +255,9 @@ struct StoreDefectTests {
     }
     try store.save(try snapshot([.item(id: 2)]), scene: "A")
     let reader = try SnapshotStore(path: path, access: .readOnly)
-    #expect(reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 2)])
-    #expect(reader.restore(scene: "B", with: restorer).scene.routes(Route.self) == [.settings])
+    #expect(
+      try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 2)])
+    #expect(try reader.restore(scene: "B", with: restorer).scene.routes(Route.self) == [.settings])
     // The replaced file's WAL, which holds its last save, is kept beside, never replayed.
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
     #expect(names.contains { $0.hasPrefix("store.sqlite-wal.orphaned-") }, "\(names)")
@@ -317,6 +321,6 @@ struct StoreDefectTests {
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == real)
     try store.save(try snapshot([.home]), scene: "A")
     let reader = try SnapshotStore(path: real, access: .readOnly)
-    #expect(reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
   }
 }

@@ -15,7 +15,7 @@ struct StoreTests {
     #expect(result.wrote)
     let restored = store.restore(scene: "A", with: restorer)
     #expect(restored.snapshotID == result.snapshotID)
-    #expect(restored.scene.routes(Route.self) == [.home, .item(id: 4)])
+    #expect(try restored.scene.routes(Route.self) == [.home, .item(id: 4)])
     #expect(restored.report.outcome == .restored)
     #expect(restored.scene.metadata?.appBuild == "1.0")
   }
@@ -86,7 +86,7 @@ struct StoreTests {
     try store.save(try snapshot([.home, .item(id: 1)]), scene: "A")
     let copy = try store.rollback(scene: "A", to: first)
     #expect(copy > first)
-    #expect(store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.history(scene: "A").count == 3)
     #expect(throws: StoreError.snapshotNotFound(scene: "B", id: first)) {
       try store.rollback(scene: "B", to: first)
@@ -160,9 +160,11 @@ struct StoreTests {
     ) {
       try store.save(bad, scene: "A")
     }
-    let badRoute = SceneSnapshot(stacks: [
-      "main": [RouteRecord(tag: "Test.Route", json: "{}", version: version)]
-    ])
+    let badRoute = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": [RouteRecord(tag: "Test.Route", json: "{}", version: version)]
+      ])
     #expect(
       throws: StoreError.invalidSnapshot(
         .invalidField("stacks.main[0].version", reason: "\(version) is not a route version"))

@@ -32,15 +32,17 @@ struct SnapshotFixtureTests {
     #expect(fixture.kind == .navigationPath(stack: "feed"))
     let scene = fixture.restore(with: Restorer(registry: registry))
     #expect(scene.report.outcome == .restored)
-    #expect(scene.routes(Route.self, in: "feed") == [.home, .detail(id: 3)])
+    #expect(try scene.routes(Route.self, in: "feed") == [.home, .detail(id: 3)])
   }
 
   @Test("a snapshot document fixture restores with its report")
   func documentFixture() throws {
     let registry = try RouteRegistry().registering(Route.self, tag: "App.Route")
-    let snapshot = SceneSnapshot(stacks: [
-      "main": [RouteRecord(tag: "App.Route", json: #"{"removed":{}}"#)]
-    ])
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": [RouteRecord(tag: "App.Route", json: #"{"removed":{}}"#)]
+      ])
     let url = directory.appendingPathComponent("scene.json")
     try snapshot.encoded().write(to: url)
     let fixture = try SnapshotFixture(contentsOf: url)

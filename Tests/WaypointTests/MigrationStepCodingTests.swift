@@ -20,14 +20,18 @@ struct MigrationStepCodingTests {
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
-  @Test("every step writes its kind and parameters and reads back the same")
+  @Test("every step writes its kind and parameters and reads back the same in a manifest")
   func roundTrip() throws {
     for step in Self.steps {
       let text = try encode(step)
-      let read = try JSONDecoder().decode(RouteMigrationStep.self, from: Data(text.utf8))
+      let read = try JSONDecoder().decode(RouteManifest.Step.self, from: Data(text.utf8))
       #expect(try encode(read) == text)
       #expect(read.description == step.description)
       #expect(read.isDeclarative == step.isDeclarative)
+      if step.isDeclarative {
+        let plain = try JSONDecoder().decode(RouteMigrationStep.self, from: Data(text.utf8))
+        #expect(try encode(plain) == text)
+      }
     }
   }
 
@@ -45,19 +49,44 @@ struct MigrationStepCodingTests {
     #expect(try encode(Self.steps[8]) == #"{"name":"by hand","step":"custom"}"#)
   }
 
-  @Test("a custom step read from data has no code: restore drops its routes, naming the step")
+  @Test("a custom step read from data is a name in a manifest, never an app's step without code")
   func customWithoutCode() throws {
-    let step = try JSONDecoder().decode(
-      RouteMigrationStep.self, from: Data(#"{"step":"custom","name":"n"}"#.utf8))
-    let registry = try RouteRegistry()
-      .registering(
-        Shop.Article.self, tag: "A", version: 2, migrations: [RouteMigration(from: 1, [step])])
-    let scene = Restorer(registry: registry).restore(
-      SceneSnapshot(stacks: ["m": [RouteRecord(tag: "A", json: #"{"slug":"s","page":1}"#)]]))
+    let text = Data(#"{"step":"custom","name":"n"}"#.utf8)
+    // An app's step always has code: data cannot make one.
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(RouteMigrationStep.self, from: text)
+    }
+    let step = try JSONDecoder().decode(RouteManifest.Step.self, from: text)
+    guard case .custom(name: "n") = step else {
+      Issue.record("\(step)")
+      return
+    }
+    let manifest = try RouteManifest(
+      schemaVersion: 1,
+      routes: [
+        RouteManifest.Route(
+          tag: "A", version: 2, aliases: [], shape: .string,
+          migrations: [RouteManifest.Migration(from: 1, [step])])
+      ])
+    let verdict = manifest.validate(
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        stacks: ["m": [RouteRecord(tag: "A", json: #""s""#)]]))
+    #expect(verdict.needsApp)
     #expect(
-      scene.report.dropped.first?.reason
-        == .migrationFailed(
-          tag: "A", version: 1, step: "custom(n)", message: "the step has no code to run"))
+      verdict.entries.first?.fate
+        == .needsApp("migration of A from version 1 runs custom(n), which needs the app"))
+  }
+
+  @Test("a custom step given to a manifest with its code keeps only its name")
+  func customStepInManifestIsData() throws {
+    let route = RouteManifest.Route(
+      tag: "A", version: 2, aliases: [], shape: .string,
+      migrations: [RouteManifest.Migration(RouteMigration(from: 1, [.custom("c") { $0 }]))])
+    guard case .custom(name: "c")? = route.migrations.first?.steps.first else {
+      Issue.record("\(route.migrations)")
+      return
+    }
   }
 
   @Test(

@@ -87,7 +87,8 @@ struct MigrationTests {
   )
     -> RestoredScene
   {
-    Restorer(registry: registry, policy: policy).restore(SceneSnapshot(stacks: ["main": records]))
+    Restorer(registry: registry, policy: policy).restore(
+      SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": records]))
   }
 
   @Test("a v1 stack migrates through two versions of steps to the current types")

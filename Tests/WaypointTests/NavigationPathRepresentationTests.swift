@@ -72,8 +72,8 @@ struct NavigationPathRepresentationTests {
     #expect(records.map(\.tag) == ["App.Destination", "Gone.Type", "App.Route"])
     #expect(NavigationPathRepresentation.data(for: records) == Data(json.utf8))
     let scene = Restorer(registry: registry, policy: .dropFailingRoutes).restore(
-      SceneSnapshot(stacks: ["main": records]))
-    #expect(scene.routes(V2.Destination.self) == [.home, .settings])
+      SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": records]))
+    #expect(try scene.routes(V2.Destination.self) == [.home, .settings])
   }
 
   static let badInputs: [(String, SnapshotFormatError)] = [

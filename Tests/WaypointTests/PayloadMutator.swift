@@ -9,8 +9,9 @@ struct PayloadMutator {
   var vocabulary: [String]
   var generator: SplitMix64
 
-  /// A JSON string that stands for raw number text in the output.
-  private static let rawMarker = "@@raw@@"
+  /// Raw JSON text that stands in the output where `"@@raw<index>@@"` stands in the encoded value
+  /// (numbers as no `JSONValue` holds them, strings `JSONDecoder` refuses, duplicate keys).
+  var raws: [String] = []
 
   /// Number spellings `JSONEncoder` never writes; all parse as `JSONValue`.
   private static let spellings = [
@@ -20,6 +21,43 @@ struct PayloadMutator {
     "1e20", "3.4028235e38", "3.5e38", "1e-45", "1e-46", "1.0000000000000001",
   ]
 
+  /// Number edge cases of every width, including what only the scanner accepts: the boundaries of
+  /// each integer type in several spellings, Float's largest value and its rounding boundary
+  /// written as an integer, values around 2^-150 (Float's half-way to zero), Double's limits, and
+  /// texts that scan as numbers but do not read (`01`, `1.`, `-`, `1e`, 400 digits, `1e400`).
+  static let edgeNumbers: [String] = {
+    var numbers = [
+      "-128", "-128.0", "-1.28e2", "127e0", "-32768", "-32769", "32767.0", "-2147483648",
+      "2147483647", "4294967295", "4294967295.0", "-9223372036854775808", "9223372036854775807",
+      "-9223372036854775809", "18446744073709551615", "1.8446744073709552e19",
+      "340282356779733661637539395458142568447", "340282356779733661637539395458142568448",
+      "-340282356779733661637539395458142568447", "3.4028235677973366e38", "3.40282357e38",
+      "7.0064923216240862e-46", "7.006492321624085e-46", "-7.0064923216240862e-46",
+      "1.401298464324817e-45", "1.1754942e-38", "1.7976931348623157e308", "1.8e308",
+      "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400",
+      "1e400", "-1e400", "01", "-01", "1.", "-", "1e", "1e+", "--1", "1.2.3", "1-2", "0e0", "-0e-0",
+      "1E+2", "1e-0", "10e-1",
+    ]
+    numbers.append(String(repeating: "9", count: 400))
+    numbers.append("-" + String(repeating: "1", count: 40))
+    return numbers
+  }()
+
+  /// Strings as written between quotes: valid ones, and ones `JSONDecoder` refuses only when read.
+  static let edgeStrings = [
+    #""\ud800""#, #""\udc00""#, #""\ud800\u0041""#, #""\q""#, "\"a\nb\"", "\"tab\there\"",
+    #""\u12G4""#, #""\u0000""#, #""\/""#, #""\ud83d\ude00""#, "\"\u{7F}\"", #""é""#,
+  ]
+
+  /// Members a type never reads, as raw text: nothing in them may matter.
+  static let unreadMembers: [String] =
+    edgeNumbers + edgeStrings + [
+      "[1,]", #"{"a":1,}"#, "[]", "{}", "null", "true", #"{"\q":1}"#, #"[1e400,"\q"]"#,
+    ]
+
+  /// Keys that name no field or case.
+  static let strangerKeys = ["zz", "note", "", "_2", "Home", "\u{E9}", "e\u{301}"]
+
   private static let wrongValues: [JSONValue] = [
     .string("x"), .string(""), .bool(true), .integer(1), .double(1.5), .array([]), .object([:]),
     .integer(-1), .null,
@@ -27,16 +65,52 @@ struct PayloadMutator {
 
   /// The mutated payload's text.
   mutating func mutate(_ value: JSONValue) -> String {
+    raws = []
     let paths = Self.paths(in: value)
     let path = paths[Int.random(in: 0..<paths.count, using: &generator)]
     let mutated = Self.replacing(value, at: path[...]) {
       mutateNode($0, parentIsObject: path.last?.key != nil)
     }
-    return Self.text(mutated)
+    return text(mutated)
+  }
+
+  /// A node that stands for raw text.
+  private mutating func raw(_ text: String) -> JSONValue {
+    raws.append(text)
+    return .string("@@raw\(raws.count - 1)@@")
   }
 
   /// One change to one node; `nil` removes it from its object or array.
   private mutating func mutateNode(_ node: JSONValue, parentIsObject: Bool) -> JSONValue? {
+    switch Int.random(in: 0..<14, using: &generator) {
+    case 10, 11:
+      // A member never read, or an extra key beside an enum's case key.
+      guard case .object(var members) = node else { break }
+      let key = pick(Self.strangerKeys + ["extra\(members.count)"])
+      guard members[key] == nil else { break }
+      members[key] = raw(pick(Self.unreadMembers))
+      return .object(members)
+    case 12:
+      // A number edge case, or a string that only fails when read, where the type reads it.
+      if case .number = node.category { return raw(pick(Self.edgeNumbers)) }
+      if case .string = node { return raw(pick(Self.edgeStrings)) }
+    case 13:
+      // A duplicate key: JSONDecoder reads the first.
+      guard case .object(let members) = node, let key = members.keys.sorted().first else { break }
+      let copy = pick(
+        [node, .null, .object([:]), .integer(1), .string("x")] + Array(members.values))
+      let parts = members.sorted { $0.key < $1.key }.map {
+        (JSONValue.string($0.key).jsonText, $0.value)
+      }
+      let duplicate = (JSONValue.string(key).jsonText, copy)
+      let ordered = Bool.random(using: &generator) ? parts + [duplicate] : [duplicate] + parts
+      var text = "{"
+      for (index, part) in ordered.enumerated() {
+        text += (index > 0 ? "," : "") + part.0 + ":" + part.1.jsonText
+      }
+      return raw(text + "}")
+    default: break
+    }
     switch Int.random(in: 0..<10, using: &generator) {
     case 0: return parentIsObject ? nil : .null
     case 1: return pick(Self.wrongValues)
@@ -44,7 +118,7 @@ struct PayloadMutator {
       return .array([node])
     case 3:
       if case .number = node.category {
-        return .string(Self.rawMarker + pick(Self.spellings + Self.nearby(node)))
+        return raw(pick(Self.spellings + Self.nearby(node)))
       }
       return .object([pick(vocabulary + ["k"]): node])
     default: break
@@ -82,7 +156,7 @@ struct PayloadMutator {
             "a b", "E621E1F8C36C495A93FC0C247A3E6E5F", text.uppercased(),
           ] + vocabulary))
     case .integer, .unsignedInteger, .double:
-      return .string(Self.rawMarker + pick(Self.spellings + Self.nearby(node)))
+      return raw(pick(Self.spellings + Self.nearby(node)))
     case .bool(let flag):
       return pick([.bool(!flag), .integer(flag ? 1 : 0), .string("\(flag)")])
     case .null:
@@ -147,12 +221,14 @@ struct PayloadMutator {
     }
   }
 
-  private static func text(_ value: JSONValue?) -> String {
+  /// The value's text with every raw stand-in replaced by its text.
+  private func text(_ value: JSONValue?) -> String {
     var text = (value ?? .null).jsonText
-    while let start = text.range(of: "\"" + rawMarker) {
-      guard let end = text[start.upperBound...].firstIndex(of: "\"") else { break }
-      let raw = text[start.upperBound..<end]
-      text.replaceSubrange(start.lowerBound...end, with: raw)
+    while let start = text.range(of: "\"@@raw") {
+      guard let end = text[start.upperBound...].range(of: "@@\""),
+        let index = Int(text[start.upperBound..<end.lowerBound]), raws.indices.contains(index)
+      else { break }
+      text.replaceSubrange(start.lowerBound..<end.upperBound, with: raws[index])
     }
     return text
   }

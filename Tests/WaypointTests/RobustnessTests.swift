@@ -58,6 +58,7 @@ struct RobustnessTests {
   func mutatedDocuments(seed: UInt64) throws {
     let registry = try V1.registry()
     let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
         "main": try registry.records(for: [
           V1.Route.home, V1.Route.profile(userId: 9), V1.Route.item(sampleUUID),

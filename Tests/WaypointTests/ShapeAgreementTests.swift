@@ -41,7 +41,7 @@ struct ShapeAgreementTests {
       let text = mutator.mutate(values[round % values.count])
       let verdict = expectAgreement(
         type, shape, text, references: described, exactPaths: !containsDictionary,
-        sourceLocation: sourceLocation)
+        context: "seed \(seed) round \(round)", sourceLocation: sourceLocation)
       if verdict == .valid { tally.valid += 1 } else { tally.invalid += 1 }
     }
     // Mutations must produce both outcomes, or the test proves nothing.

@@ -159,7 +159,7 @@ struct SnapshotFormatTests {
   func nestingIgnoresStrings() throws {
     let tricky = String(repeating: "[{", count: 100) + #"\"["#
     let snapshot = SceneSnapshot(
-      metadata: SnapshotMetadata(savedAt: sampleDate),
+      metadata: SnapshotMetadata(routeSchemaVersion: 1, savedAt: sampleDate),
       stacks: ["main": [RouteRecord(tag: "Swift.String", json: tricky)]])
     #expect(
       try SceneSnapshot(decoding: snapshot.encoded(), limits: SnapshotLimits(maxNestingDepth: 4))

@@ -3,7 +3,7 @@
 struct TagEvolution: Sendable {
   var tag: String
   var version: Int
-  var migrations: [Int: [RouteMigrationStep]]
+  var migrations: [Int: [RouteManifest.Step]]
 }
 
 /// Applies migrations to one stored route, one version at a time, until it reaches its tag's
@@ -30,7 +30,7 @@ struct MigrationEngine {
   func migrate(_ record: RouteRecord) -> Outcome {
     guard var evolution = lookup(record.tag) else { return .dropped(.unknownTag) }
     var version = record.version
-    var payload: JSONValue?
+    var payload: JSONNode?
     var hops = 0
     while version < evolution.version {
       guard hops <= Self.maximumHops else {
@@ -40,10 +40,11 @@ struct MigrationEngine {
       }
       var moved = false
       for step in evolution.migrations[version] ?? [] {
-        if case .renameTag = step { continue }
+        if case .step(.renameTag) = step { continue }
         if payload == nil {
           do {
-            payload = try JSONValue(parsing: record.json, limits: limits)
+            // Scanned as JSONDecoder scans it: members the steps do not touch stay as written.
+            payload = try JSONNode(parsing: record.json, limits: limits)
           } catch {
             return .dropped(.invalidPayload(error))
           }
@@ -85,79 +86,94 @@ struct MigrationEngine {
   }
 
   private enum StepResult {
-    case value(JSONValue)
+    case value(JSONNode)
     case failure(DropReason)
     case needsApp
     case move(tag: String, version: Int)
   }
 
   private func apply(
-    _ step: RouteMigrationStep, to payload: JSONValue, evolution: TagEvolution, version: Int
+    _ planned: RouteManifest.Step, to payload: JSONNode, evolution: TagEvolution, version: Int
   )
     -> StepResult
   {
     func fail(_ message: String) -> StepResult {
       .failure(
         .migrationFailed(
-          tag: evolution.tag, version: version, step: step.description, message: message))
+          tag: evolution.tag, version: version, step: planned.description, message: message))
     }
-    /// The case key of an enum payload, when the payload is a one-key object.
-    var caseName: String? {
-      guard let object = payload.objectValue, object.count == 1 else { return nil }
-      return object.keys.first
+    /// Whether the payload is of the enum case `name` as synthesized decoding sees it: the object has
+    /// the case's key, holding an object. Keys that name no case are ignored by synthesized
+    /// decoding, so they do not matter (`{"order":{"id":1},"note":"x"}` is an `order`); a payload
+    /// with two case keys never decoded, and a struct's field of the same name holding a string or
+    /// a number is not a case.
+    func isCase(_ name: String) -> Bool {
+      if case .object? = JSONObjectEdit(payload)?[name] { return true }
+      return false
     }
     /// Runs `change` on the object a field step addresses; a payload of another case is unchanged.
-    func editObject(_ scope: String?, _ change: (inout [String: JSONValue]) -> String?)
-      -> StepResult
-    {
+    func editObject(_ scope: String?, _ change: (inout JSONObjectEdit) -> String?) -> StepResult {
       guard let scope else {
-        guard var object = payload.objectValue else { return fail("the payload is not an object") }
+        guard var object = JSONObjectEdit(payload) else {
+          return fail("the payload is not an object")
+        }
         if let problem = change(&object) { return fail(problem) }
-        return .value(.object(object))
+        return .value(object.node)
       }
-      guard var outer = payload.objectValue, caseName == scope else { return .value(payload) }
-      guard var inner = outer[scope]?.objectValue else {
-        return fail("case \(scope) does not hold an object")
-      }
-      if let problem = change(&inner) { return fail(problem) }
-      outer[scope] = .object(inner)
-      return .value(.object(outer))
+      guard isCase(scope), var outer = JSONObjectEdit(payload), let inner = outer[scope],
+        var object = JSONObjectEdit(inner)
+      else { return .value(payload) }
+      if let problem = change(&object) { return fail(problem) }
+      outer[scope] = object.node
+      return .value(outer.node)
     }
 
+    let step: RouteMigrationStep
+    switch planned {
+    case .custom: return .needsApp
+    case .step(let declared): step = declared
+    }
     switch step {
     case .renameTag:
       return .value(payload)
     case .renameCase(let from, let to):
-      guard caseName == from, var object = payload.objectValue else { return .value(payload) }
-      object[to] = object.removeValue(forKey: from)
-      return .value(.object(object))
+      guard isCase(from), var object = JSONObjectEdit(payload) else { return .value(payload) }
+      object.rename(from, to: to)
+      return .value(object.node)
     case .removeCase(let name):
-      guard caseName == name else { return .value(payload) }
+      guard isCase(name) else { return .value(payload) }
       return .failure(.removedCase(name, version: version + 1))
     case .renameField(let scope, let from, let to):
       return editObject(scope) { object in
-        if let value = object.removeValue(forKey: from) { object[to] = value }
+        object.rename(from, to: to)
         return nil
       }
     case .addField(let scope, let name, let value):
       return editObject(scope) { object in
-        if object[name] == nil { object[name] = value }
+        if object[name] == nil { object[name] = JSONNode(value) }
         return nil
       }
     case .mapValues(let scope, let field, let table):
       return editObject(scope) { object in
-        guard let value = object[field] else { return nil }
-        guard let mapped = table[value] else { return "no mapping for \(field) = \(value)" }
-        object[field] = mapped
+        guard let node = object[field] else { return nil }
+        guard let value = node.value, let mapped = table[value] else {
+          return "no mapping for \(field) = \(node.jsonText)"
+        }
+        object[field] = JSONNode(mapped)
         return nil
       }
     case .moveCase(let name, let tag, let targetVersion):
-      guard caseName == name else { return .value(payload) }
+      guard isCase(name) else { return .value(payload) }
       return .move(tag: tag, version: targetVersion)
     case .custom(_, let transform):
-      guard let transform else { return .needsApp }
+      // App code works on JSONValue, which reads every number and string.
+      guard let value = payload.value else {
+        return .failure(
+          .invalidPayload(
+            .malformedJSON("a number or string does not read, so \(planned) cannot run")))
+      }
       do {
-        return .value(try transform(payload))
+        return .value(JSONNode(try transform(value)))
       } catch {
         return fail(String(describing: error))
       }

@@ -2,8 +2,9 @@
 /// tag to the next.
 ///
 /// Declarative steps are data: a manifest carries them and the `waypoint` CLI applies them without
-/// the app. A ``custom(_:_:)`` step is Swift code: only the app runs it, and offline tools answer
-/// "needs the app" for routes that reach one.
+/// the app. A ``custom(_:_:)`` step is Swift code and always has its code: only the app runs it. A
+/// manifest describes it by name (``RouteManifest/Step/custom(name:)``), and offline tools answer
+/// "needs the app" for routes that reach one; a step without code cannot be registered.
 ///
 /// `case: nil` in a field step means the payload itself is the object (a struct route); a case name
 /// means the object under that enum case (`{"profile":{"userId":1}}` has the field `userId` in the
@@ -28,8 +29,10 @@ public enum RouteMigrationStep: Sendable {
   case moveCase(String, toTag: String, version: Int)
   /// Swift code for what data cannot express. It gets the payload and returns the new one; throwing
   /// drops the route with ``DropReason/migrationFailed(tag:version:step:message:)``. `name` appears in
-  /// reports and manifests.
-  case custom(_ name: String, _ transform: (@Sendable (JSONValue) throws -> JSONValue)?)
+  /// reports and manifests. A payload holding a number or string that does not read as
+  /// ``JSONValue`` (`1e400`, an invalid escape) is dropped with ``DropReason/invalidPayload(_:)``
+  /// before the code runs.
+  case custom(_ name: String, _ transform: @Sendable (JSONValue) throws -> JSONValue)
 
   /// Whether a tool without the app can apply the step.
   public var isDeclarative: Bool {

@@ -1,30 +1,54 @@
 extension RouteShape {
   /// Whether `JSONDecoder().decode(T.self, from:)` would accept `value`, for the type `T` this shape
-  /// describes, judged without the type.
-  ///
-  /// The rules are `JSONDecoder`'s own on this toolchain (see `Docs/RouteShapes.md`): an integer
-  /// must be a whole number within its type's range in any spelling (`1.0` and `1e2` are integers),
-  /// `Double` takes integers, `Bool` takes neither numbers nor strings, `null` is accepted only by an
-  /// ``optional(_:)`` or a field that is not required, members that no field names are ignored, and
-  /// an enum needs exactly one key that names a case, whose value is an object.
-  ///
-  /// Fields are checked in decoding order and the first definite error is reported, with its coding
-  /// path in the dotted form of restore reports. Bad input never traps: a payload that reaches an
-  /// ``opaque(_:)`` part, a tag that `references` does not describe, or a chain of more than 64
-  /// references that consumes no JSON gives ``ShapeVerdict/needsApp(_:)`` unless it also has a
-  /// definite error.
-  ///
-  /// - Parameters:
-  ///   - value: The payload, as ``JSONValue`` parsed it.
-  ///   - references: The shape registered under a tag, for ``reference(tag:)``; `nil` when the
-  ///     manifest does not describe the tag.
+  /// describes, judged without the type. See ``validate(json:references:limits:)``.
   public func validate(
     _ value: JSONValue,
     references: (String) -> RouteShape? = { _ in nil }
   ) -> ShapeVerdict {
+    validate(JSONNode(value), references: references)
+  }
+
+  /// Whether `JSONDecoder().decode(T.self, from:)` would accept the payload `json`, for the type `T`
+  /// this shape describes, judged without the type.
+  ///
+  /// The rules are `JSONDecoder`'s own on this toolchain (see `Docs/RouteShapes.md`): the payload's
+  /// structure must scan as `JSONDecoder` scans it, while a number or a string is judged only where
+  /// the type reads it (`{"home":{},"zz":1e400}` is a valid `home`); an integer must be a whole
+  /// number within its type's range in any spelling (`1.0` and `1e2` are integers), a `Float` is read
+  /// from the text, never through a `Double`; `Double` takes integers, `Bool` takes neither numbers
+  /// nor strings, `null` is accepted only by an ``optional(_:)`` or a field that is not required,
+  /// every key of an object that is read must be valid, the first of duplicate keys wins, members
+  /// that no field names are ignored, and an enum needs exactly one key that names a case, whose
+  /// value is an object; other keys are ignored.
+  ///
+  /// Fields are checked in decoding order and the first definite error is reported, with its coding
+  /// path in the dotted form of restore reports. Bad input never traps: a payload over `limits` or
+  /// that does not scan is ``ShapeVerdict/invalid(codingPath:message:)`` at the top; a payload that
+  /// reaches an ``opaque(_:)`` part, a tag that `references` does not describe, or a chain of more
+  /// than 64 references that consumes no JSON gives ``ShapeVerdict/needsApp(_:)`` unless it also has
+  /// a definite error.
+  ///
+  /// - Parameters:
+  ///   - json: The payload's JSON text.
+  ///   - references: The shape registered under a tag, for ``reference(tag:)``; `nil` when the
+  ///     manifest does not describe the tag.
+  ///   - limits: Caps on the payload's size and nesting.
+  public func validate(
+    json: String,
+    references: (String) -> RouteShape? = { _ in nil },
+    limits: SnapshotLimits = .default
+  ) -> ShapeVerdict {
+    do {
+      return validate(try JSONNode(parsing: json, limits: limits), references: references)
+    } catch {
+      return .invalid(codingPath: "", message: error.description)
+    }
+  }
+
+  func validate(_ node: JSONNode, references: (String) -> RouteShape?) -> ShapeVerdict {
     withoutActuallyEscaping(references) { references in
       var validator = ShapeValidator(references: references)
-      if let failure = validator.check(self, value, at: [], hops: 0) {
+      if let failure = validator.check(self, node, at: [], hops: 0) {
         return .invalid(
           codingPath: CodingPathDescription.dotted(failure.path), message: failure.message)
       }

@@ -26,7 +26,9 @@ import Foundation
 ///   decode its own example. Checks it makes on the values it decoded (a range, a format) are
 ///   invisible to the probe, except for the unusual value tried on single-value types.
 /// - A nested type listed in `references` becomes ``RouteShape/reference(tag:)``. A type that
-///   contains itself is opaque where it recurs, unless its own tag is in `references`.
+///   contains itself is opaque where it recurs, unless its own tag is in `references`. In a
+///   ``RouteRegistry``, the examples of a referenced route type stand in for it when a type holding
+///   it is probed without data, so a struct holding a registered enum needs no examples of its own.
 ///
 /// The probe never traps and always returns: nesting and the number of `init(from:)` runs are
 /// bounded, and examples that `JSONEncoder` refuses are skipped.
@@ -43,8 +45,20 @@ public enum RouteShapeProbe {
     examples: [T],
     references: [ObjectIdentifier: String] = [:]
   ) -> RouteShape {
+    shape(of: type, examples: examples, references: references, referenceSamples: [:])
+  }
+
+  /// ``shape(of:examples:references:)`` with the examples of the referenced types (their JSON), which
+  /// stand in for them when a part of `type` that no example reaches is probed without data.
+  static func shape<T: Codable>(
+    of type: T.Type,
+    examples: [T],
+    references: [ObjectIdentifier: String],
+    referenceSamples: [ObjectIdentifier: [JSONValue]]
+  ) -> RouteShape {
     let box = TypeBox(type)
-    let session = ProbeSession(top: box, references: references)
+    let session = ProbeSession(
+      top: box, references: references, referenceSamples: referenceSamples)
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
     for example in examples {

@@ -21,7 +21,7 @@ struct ShapeValidator {
     self.references = references
   }
 
-  mutating func check(_ shape: RouteShape, _ value: JSONValue, at path: [PathKey], hops: Int)
+  mutating func check(_ shape: RouteShape, _ value: JSONNode, at path: [PathKey], hops: Int)
     -> Failure?
   {
     guard path.count <= Self.maxDepth else {
@@ -29,22 +29,26 @@ struct ShapeValidator {
     }
     switch shape {
     case .string:
-      guard case .string = value else { return mismatch("String", value, path) }
+      return readString(value, as: "String", path).failure
     case .integer(let type):
       return checkInteger(type, value, path)
     case .double, .date:
-      guard value.isNumber else { return mismatch(shape == .date ? "Date" : "Double", value, path) }
+      return checkNumber(value, path, as: shape == .date ? "Date" : "Double") {
+        $0.read(Double.self) != nil
+      }
     case .float:
-      return checkFloat(value, path)
+      return checkNumber(value, path, as: "Float") { $0.read(Float.self) != nil }
     case .bool:
       guard case .bool = value else { return mismatch("Bool", value, path) }
     case .uuid:
-      guard case .string(let text) = value else { return mismatch("UUID", value, path) }
+      let read = readString(value, as: "UUID", path)
+      guard let text = read.text else { return read.failure }
       guard UUID(uuidString: text) != nil else {
         return Failure(path: path, message: "\(quoted(text)) is not a UUID")
       }
     case .url:
-      guard case .string(let text) = value else { return mismatch("URL", value, path) }
+      let read = readString(value, as: "URL", path)
+      guard let text = read.text else { return read.failure }
       guard URL(string: text) != nil else {
         return Failure(path: path, message: "\(quoted(text)) is not a URL")
       }
@@ -59,7 +63,8 @@ struct ShapeValidator {
         }
       }
     case .dictionary(let valueShape):
-      guard case .object(let members) = value else { return mismatch("an object", value, path) }
+      guard case .object = value else { return mismatch("an object", value, path) }
+      guard let members = value.keyedMembers else { return unreadableKey(path) }
       for (key, member) in members.sorted(by: { $0.key < $1.key }) {
         if let failure = check(
           valueShape, member, at: path + [PathKey(dictionaryKey: key)], hops: 0)
@@ -68,20 +73,23 @@ struct ShapeValidator {
         }
       }
     case .object(let fields):
-      guard case .object(let members) = value else { return mismatch("an object", value, path) }
+      guard case .object = value else { return mismatch("an object", value, path) }
+      guard let members = value.keyedMembers else { return unreadableKey(path) }
       return checkFields(fields, members, path)
     case .enumeration(let cases):
       return checkEnumeration(cases, value, path)
     case .stringEnum(let values):
-      guard case .string(let text) = value else { return mismatch("String", value, path) }
+      let read = readString(value, as: "String", path)
+      guard let text = read.text else { return read.failure }
       guard values.contains(text) else {
         return Failure(path: path, message: "\(quoted(text)) is not one of \(list(values))")
       }
     case .integerEnum(let values):
-      if case .integer(let number) = value, values.contains(number) { return nil }
-      guard value.isNumber else { return mismatch("an integer", value, path) }
+      if let number = value.read(Int64.self), values.contains(number) { return nil }
+      guard case .number = value else { return mismatch("an integer", value, path) }
       return Failure(
-        path: path, message: "\(value) is not one of \(list(values.map(String.init)))")
+        path: path,
+        message: "\(value.kindDescription) is not one of \(list(values.map(String.init)))")
     case .reference(let tag):
       guard hops < Self.maxHops else {
         return leaveToApp(path, "the references to \(tag) form a cycle")
@@ -97,7 +105,7 @@ struct ShapeValidator {
   }
 
   private mutating func checkFields(
-    _ fields: [RouteShape.Field], _ members: [String: JSONValue], _ path: [PathKey]
+    _ fields: [RouteShape.Field], _ members: [String: JSONNode], _ path: [PathKey]
   ) -> Failure? {
     for field in fields {
       let fieldPath = path + [PathKey(field.name)]
@@ -112,11 +120,12 @@ struct ShapeValidator {
   }
 
   private mutating func checkEnumeration(
-    _ cases: [RouteShape.Case], _ value: JSONValue, _ path: [PathKey]
+    _ cases: [RouteShape.Case], _ value: JSONNode, _ path: [PathKey]
   ) -> Failure? {
-    guard case .object(let members) = value else {
+    guard case .object = value else {
       return mismatch("an object with one case key", value, path)
     }
+    guard let members = value.keyedMembers else { return unreadableKey(path) }
     var present: [RouteShape.Case] = []
     for enumCase in cases where members[enumCase.name] != nil {
       if !present.contains(where: { $0.name == enumCase.name }) { present.append(enumCase) }
@@ -131,44 +140,54 @@ struct ShapeValidator {
       )
     }
     let casePath = path + [PathKey(chosen.name)]
-    guard case .object(let payload) = members[chosen.name] ?? .null else {
-      return mismatch("the case's object", members[chosen.name] ?? .null, casePath)
+    let payload = members[chosen.name] ?? .null
+    guard case .object = payload else {
+      return mismatch("the case's object", payload, casePath)
     }
-    return checkFields(chosen.fields, payload, casePath)
+    guard let fields = payload.keyedMembers else { return unreadableKey(casePath) }
+    return checkFields(chosen.fields, fields, casePath)
   }
 
-  private func checkInteger(_ type: RouteShape.IntegerType, _ value: JSONValue, _ path: [PathKey])
+  private func checkInteger(_ type: RouteShape.IntegerType, _ value: JSONNode, _ path: [PathKey])
     -> Failure?
   {
-    switch value {
-    case .integer(let number) where type.holds(number): return nil
-    case .unsignedInteger(let number) where !type.isSigned && type.holds(unsigned: number):
-      return nil
-    case .unsignedInteger where type.isSigned:
-      // JSONValue reads a number as unsigned only when Int64 refused it, which happens to
-      // numbers within Int64's range too: `9223372036854775806.0` rounds to 2^63 as a Double,
-      // and JSONDecoder checks that Double against the range. No signed type takes it.
-      return Failure(path: path, message: "\(value) as written does not fit in \(type.rawValue)")
-    case .integer, .unsignedInteger:
-      return Failure(path: path, message: "\(value) does not fit in \(type.rawValue)")
-    case .double(let number):
-      let why = number.rounded() == number ? "does not fit in" : "is not a whole number for"
-      return Failure(path: path, message: "\(value) \(why) \(type.rawValue)")
-    case .null, .bool, .string, .array, .object:
-      return mismatch(type.rawValue, value, path)
+    guard case .number = value else { return mismatch(type.rawValue, value, path) }
+    if type.reads(value) { return nil }
+    let why: String
+    if let number = value.read(Double.self) {
+      why = number.rounded() == number ? "does not fit in" : "is not a whole number for"
+    } else {
+      why = "is not a number JSONDecoder reads as"
     }
+    return Failure(path: path, message: "\(value.kindDescription) \(why) \(type.rawValue)")
   }
 
-  private func checkFloat(_ value: JSONValue, _ path: [PathKey]) -> Failure? {
-    switch value {
-    case .integer, .unsignedInteger: return nil
-    case .double(let number):
-      let float = Float(number)
-      if float.isFinite && (float != 0 || number == 0) { return nil }
-      return Failure(path: path, message: "\(value) does not fit in Float")
-    case .null, .bool, .string, .array, .object:
-      return mismatch("Float", value, path)
+  private func checkNumber(
+    _ value: JSONNode, _ path: [PathKey], as type: String, reads: (JSONNode) -> Bool
+  ) -> Failure? {
+    guard case .number = value else { return mismatch(type, value, path) }
+    if JSONNode.plainInteger(numberText(value)) != nil || reads(value) { return nil }
+    return Failure(path: path, message: "\(value.kindDescription) does not fit in \(type)")
+  }
+
+  private func numberText(_ value: JSONNode) -> String {
+    if case .number(let raw) = value { return raw }
+    return ""
+  }
+
+  /// The string at `value`, or why it does not read as one.
+  private func readString(_ value: JSONNode, as type: String, _ path: [PathKey])
+    -> (text: String?, failure: Failure?)
+  {
+    guard case .string = value else { return (nil, mismatch(type, value, path)) }
+    guard let text = value.decodedString else {
+      return (nil, Failure(path: path, message: "the string is not valid JSON"))
     }
+    return (text, nil)
+  }
+
+  private func unreadableKey(_ path: [PathKey]) -> Failure {
+    Failure(path: path, message: "a key of the object is not valid JSON")
   }
 
   private mutating func leaveToApp(_ path: [PathKey], _ reason: String) -> Failure? {
@@ -179,7 +198,7 @@ struct ShapeValidator {
     return nil
   }
 
-  private func mismatch(_ expected: String, _ value: JSONValue, _ path: [PathKey]) -> Failure {
+  private func mismatch(_ expected: String, _ value: JSONNode, _ path: [PathKey]) -> Failure {
     Failure(path: path, message: "expected \(expected), found \(value.kindDescription)")
   }
 

@@ -4,7 +4,9 @@
 /// For every route the manifest can describe, the verdict is the one a restore with the real types
 /// gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app knows
 /// are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
-/// ``Fate/needsApp(_:)``, and the app's ``RouteValidator``s do not run.
+/// ``Fate/needsApp(_:)``, and the app's ``RouteValidator``s do not run. A route that needs the app
+/// is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and another
+/// route failing, the report is the root and the route stays ``Fate/needsApp(_:)``.
 public struct OfflineValidation: Sendable {
   /// The fate of one route.
   public enum Fate: Hashable, Sendable {

@@ -13,13 +13,18 @@ extension RouteManifest {
       return validate(
         try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
     } catch {
-      let report = Restorer.unreadable(error)
-      return OfflineValidation(
-        entries: report.dropped.map {
-          OfflineValidation.Entry(location: $0.location, tag: nil, fate: .dropped($0.reason))
-        },
-        report: report)
+      return Self.unreadable(error)
     }
+  }
+
+  /// The verdict on a snapshot that is not read: the root, with the cause.
+  private static func unreadable(_ error: SnapshotFormatError) -> OfflineValidation {
+    let report = Restorer.unreadable(error)
+    return OfflineValidation(
+      entries: report.dropped.map {
+        OfflineValidation.Entry(location: $0.location, tag: nil, fate: .dropped($0.reason))
+      },
+      report: report)
   }
 
   /// What a restore of the snapshot would keep and drop, under `policy`, judged from the manifest.
@@ -29,6 +34,11 @@ extension RouteManifest {
   )
     -> OfflineValidation
   {
+    guard snapshot.formatVersion <= SceneSnapshot.currentFormatVersion else {
+      // As in a restore: a newer format is not read at all.
+      return Self.unreadable(
+        .newerFormat(found: snapshot.formatVersion, supported: SceneSnapshot.currentFormatVersion))
+    }
     if let newer = Restorer.newerVersions(
       in: snapshot, schemaVersion: schemaVersion, version: { route(named: $0)?.version })
     {
@@ -58,11 +68,13 @@ extension RouteManifest {
       let fate: OfflineValidation.Fate
       if let reason = entry.reason {
         fate = .dropped(reason)
+      } else if let why = entry.undetermined {
+        // Neither kept nor dropped: even when the scene goes to the root, whether this route is
+        // reported as reset or with its own reason depends on the app.
+        fate = .needsApp(why)
       } else if walk.isRoot {
         // The scene goes to the root whatever the app would say of this route.
         fate = .dropped(.sceneReset)
-      } else if let why = entry.undetermined {
-        fate = .needsApp(why)
       } else {
         let now = current[entry.location]
         fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept
@@ -89,9 +101,10 @@ extension RouteManifest {
       }
     }
     guard let shape = route(named: current.tag)?.shape else { return .dropped(.unknownTag) }
-    let value: JSONValue
+    let value: JSONNode
     do {
-      value = try JSONValue(parsing: current.json, limits: limits)
+      // Scanned as JSONDecoder scans it: numbers and strings are judged where the type reads them.
+      value = try JSONNode(parsing: current.json, limits: limits)
     } catch {
       return .dropped(.invalidPayload(error))
     }

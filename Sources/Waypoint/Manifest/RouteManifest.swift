@@ -22,17 +22,20 @@ public struct RouteManifest: Sendable {
     /// The JSON shape of a current value.
     public var shape: RouteShape
     /// How stored values of older versions become current ones. Custom steps have their name only.
-    public var migrations: [RouteMigration]
+    public var migrations: [Migration]
 
     /// Creates a manifest entry.
+    /// Custom steps given with code keep their names only.
     public init(
-      tag: String, version: Int, aliases: [String], shape: RouteShape, migrations: [RouteMigration]
+      tag: String, version: Int, aliases: [String], shape: RouteShape, migrations: [Migration]
     ) {
       self.tag = tag
       self.version = version
       self.aliases = aliases
       self.shape = shape
-      self.migrations = migrations
+      self.migrations = migrations.map { migration in
+        Migration(from: migration.from, migration.steps.map(\.asData))
+      }
     }
   }
 
@@ -58,7 +61,7 @@ public struct RouteManifest: Sendable {
       // As in a registry, the old names of renameTag steps resolve to the tag.
       var aliases = route.aliases
       for migration in route.migrations {
-        for case .renameTag(let old) in migration.steps where !aliases.contains(old) {
+        for case .step(.renameTag(let old)) in migration.steps where !aliases.contains(old) {
           aliases.append(old)
         }
       }

@@ -1,14 +1,14 @@
 /// The manifest form of a migration step: an object whose `step` names the kind, with the kind's
 /// parameters beside it (specified in `Docs/RouteManifest.md`).
 ///
-/// A custom step is written with its name only; read back, it has no code, and offline validation
-/// answers "needs the app" for the routes that reach it.
+/// A custom step is written with its name only. Its code cannot be read back, so reading a custom step
+/// as a `RouteMigrationStep` throws; a manifest reads it as ``RouteManifest/Step/custom(name:)``.
 extension RouteMigrationStep: Codable {
-  private enum Kind: String, Codable {
+  enum Kind: String, Codable {
     case renameTag, renameCase, renameField, removeCase, addField, mapValues, moveCase, custom
   }
 
-  private enum Key: String, CodingKey {
+  enum Key: String, CodingKey {
     case step, from, to, `case`, name, field, `default`, table, tag, version
   }
 
@@ -52,7 +52,11 @@ extension RouteMigrationStep: Codable {
         toTag: try container.decode(String.self, forKey: .tag),
         version: try container.decode(Int.self, forKey: .version))
     case .custom:
-      self = .custom(try container.decode(String.self, forKey: .name), nil)
+      throw DecodingError.dataCorrupted(
+        .init(
+          codingPath: container.codingPath,
+          debugDescription:
+            "a custom step's code is not data; a manifest reads it as RouteManifest.Step.custom"))
     }
   }
 
@@ -99,14 +103,35 @@ extension RouteMigrationStep: Codable {
   }
 }
 
-extension RouteMigration: Codable {
+extension RouteManifest.Step: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: RouteMigrationStep.Key.self)
+    if try container.decode(RouteMigrationStep.Kind.self, forKey: .step) == .custom {
+      self = .custom(name: try container.decode(String.self, forKey: .name))
+    } else {
+      self = .step(try RouteMigrationStep(from: decoder))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .step(let step): try step.encode(to: encoder)
+    case .custom(let name):
+      var container = encoder.container(keyedBy: RouteMigrationStep.Key.self)
+      try container.encode(RouteMigrationStep.Kind.custom, forKey: .step)
+      try container.encode(name, forKey: .name)
+    }
+  }
+}
+
+extension RouteManifest.Migration: Codable {
   private enum Key: String, CodingKey { case from, steps }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: Key.self)
     self.init(
       from: try container.decode(Int.self, forKey: .from),
-      try container.decode([RouteMigrationStep].self, forKey: .steps))
+      try container.decode([RouteManifest.Step].self, forKey: .steps))
   }
 
   public func encode(to encoder: any Encoder) throws {

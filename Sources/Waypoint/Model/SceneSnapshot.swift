@@ -34,8 +34,13 @@ public struct SceneSnapshot: Hashable, Sendable {
   public var sheet: RouteRecord?
 
   /// Creates a snapshot. Every part but the metadata is optional.
+  ///
+  /// The metadata has no default: it records the route-schema version of the build the routes
+  /// come from (``SnapshotMetadata/init(registry:appBuild:savedAt:)`` for the running app), and a
+  /// restore refuses a snapshot whose version is newer than its own. A snapshot must never claim a
+  /// version by accident.
   public init(
-    metadata: SnapshotMetadata = SnapshotMetadata(),
+    metadata: SnapshotMetadata,
     stacks: [String: [RouteRecord]] = [:],
     selectedTab: RouteRecord? = nil,
     split: SplitViewSnapshot? = nil,

@@ -10,7 +10,9 @@ public struct SnapshotMetadata: Hashable, Sendable {
   public var savedAt: Date
 
   /// Creates metadata; `savedAt` defaults to now, truncated to whole seconds as the format stores it.
-  public init(routeSchemaVersion: Int = 1, appBuild: String? = nil, savedAt: Date = Date()) {
+  /// The route-schema version has no default: give the version of the build whose routes the
+  /// snapshot holds (or use ``init(registry:appBuild:savedAt:)``).
+  public init(routeSchemaVersion: Int, appBuild: String? = nil, savedAt: Date = Date()) {
     self.routeSchemaVersion = routeSchemaVersion
     self.appBuild = appBuild
     self.savedAt = Date(timeIntervalSince1970: savedAt.timeIntervalSince1970.rounded(.down))

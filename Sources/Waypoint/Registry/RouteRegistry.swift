@@ -174,16 +174,15 @@ public struct RouteRegistry: Sendable {
     guard let type = entries[tag] else { return nil }
     // A manifest is data: custom steps keep their names, not their code.
     let migrations = type.migrations.keys.sorted().map { from in
-      RouteMigration(
-        from: from,
-        (type.migrations[from] ?? []).map { step in
-          if case .custom(let name, _) = step { return .custom(name, nil) }
-          return step
-        })
+      RouteManifest.Migration(RouteMigration(from: from, type.migrations[from] ?? []))
+    }
+    var samples: [ObjectIdentifier: [JSONValue]] = [:]
+    for entry in entries.values where !entry.samples.isEmpty {
+      samples[entry.typeID] = entry.samples
     }
     return RouteManifest.Route(
-      tag: tag, version: type.version, aliases: type.aliases, shape: type.describe(tagsByType),
-      migrations: migrations)
+      tag: tag, version: type.version, aliases: type.aliases,
+      shape: type.describe(tagsByType, samples), migrations: migrations)
   }
 
   /// The migration plan of the tag stored as `name` (a tag or an alias).

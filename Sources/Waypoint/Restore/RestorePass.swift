@@ -80,9 +80,13 @@ struct RestorePass<Kept> {
     result.sheet = single(snapshot.sheet, at: .sheet)
 
     if policy == .resetOnAnyFailure && routeFailed {
+      // A route only the app can judge is reset or dropped for its own reason: the report leaves
+      // it out, as it leaves it out of every other verdict.
       return root(
-        dropped: result.entries.map { entry in
-          DroppedItem(location: entry.location, tag: entry.tag, reason: entry.reason ?? .sceneReset)
+        dropped: result.entries.compactMap { entry in
+          guard entry.undetermined == nil else { return nil }
+          return DroppedItem(
+            location: entry.location, tag: entry.tag, reason: entry.reason ?? .sceneReset)
         })
     }
     let dropped = result.entries.compactMap { entry in

@@ -45,18 +45,50 @@ public struct RestoredScene: Sendable {
 
   /// A typed path for `NavigationStack(path:)`: the stack's values as `Route`, root first.
   ///
-  /// The path ends before the first value of another type (a deeper screen assumes the ones under
-  /// it), so for a stack of one route type this is the whole restored stack.
+  /// Every restored value of the stack must be a `Route`. A stack that holds a value of another
+  /// registered type (saved from a `NavigationPath`) throws ``TypeMismatch``, naming where, so that
+  /// the mismatch is never silent while the report says ``RestoreReport/Outcome/restored``; use
+  /// ``elements(in:)`` for such a stack, or show the routes below the mismatch
+  /// (`elements(in:).prefix(mismatch.index)`). A stack that was not saved gives `[]`.
   public func routes<Route: RestorableRoute>(
     _ type: Route.Type,
     in stack: String = SceneSnapshot.mainStackName
-  ) -> [Route] {
+  ) throws(TypeMismatch) -> [Route] {
     var routes: [Route] = []
-    for restored in self.stack(stack) {
-      guard let route = restored.value as? Route else { break }
+    for (index, restored) in self.stack(stack).enumerated() {
+      guard let route = restored.value as? Route else {
+        throw TypeMismatch(
+          stack: stack, index: index, expected: _typeName(type, qualified: true),
+          found: _typeName(Swift.type(of: restored.value), qualified: true))
+      }
       routes.append(route)
     }
     return routes
+  }
+
+  /// A restored stack holds a value of another type than the one ``routes(_:in:)`` was asked for.
+  public struct TypeMismatch: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stack's name.
+    public var stack: String
+    /// The index (root first) of the first value of another type.
+    public var index: Int
+    /// The type asked for.
+    public var expected: String
+    /// The type of the value found there.
+    public var found: String
+
+    /// A mismatch at `stack[index]`.
+    public init(stack: String, index: Int, expected: String, found: String) {
+      self.stack = stack
+      self.index = index
+      self.expected = expected
+      self.found = found
+    }
+
+    /// "stack main[2] holds a Swift.Int, not a MyApp.Route".
+    public var description: String {
+      "stack \(stack)[\(index)] holds a \(found), not a \(expected)"
+    }
   }
 
   /// The stack's values of any registered type, root first, for a `NavigationPath`: append each one

@@ -14,7 +14,7 @@ import Foundation
 ///   }
 /// ])
 /// let scene = restorer.restore(encoded: data)
-/// path = scene.routes(Route.self)
+/// path = try scene.routes(Route.self)
 /// ```
 public struct Restorer: Sendable {
   /// The route types to decode with.
@@ -51,15 +51,18 @@ public struct Restorer: Sendable {
   }
 
   /// Restores a `NavigationPath.CodableRepresentation` document (the JSON of `path.codable`) into
-  /// the stack `stack`. An unreadable document restores to the root with
-  /// ``DropReason/unreadableSnapshot(_:)``.
+  /// the stack `stack`. The document was written by the running app, so each element is taken at
+  /// the version registered for its tag and the route-schema version is the registry's, as
+  /// ``RouteRegistry/records(fromNavigationPath:limits:)`` stamps them; no migration runs on it. An
+  /// unreadable document restores to the root with ``DropReason/unreadableSnapshot(_:)``.
   public func restore(
     navigationPath data: Data,
     stack: String = SceneSnapshot.mainStackName
   ) -> RestoredScene {
     do {
-      let records = try NavigationPathRepresentation.records(from: data, limits: limits)
-      return restore(SceneSnapshot(stacks: [stack: records]))
+      let records = try registry.records(fromNavigationPath: data, limits: limits)
+      return restore(
+        SceneSnapshot(metadata: SnapshotMetadata(registry: registry), stacks: [stack: records]))
     } catch {
       return .root(Self.unreadable(error))
     }
@@ -157,10 +160,13 @@ public struct Restorer: Sendable {
     do {
       value = try type.decode(decoder, payload)
     } catch let error as DecodingError {
-      // JSONDecoder reads lazily and may fail on structure before it meets the malformed part; the
-      // payload's own problem is named first, as offline validation names it.
-      if (try? decoder.decode(JSONValue.self, from: payload)) == nil {
-        return .dropped(.invalidPayload(.malformedJSON(String(describing: error))))
+      // JSONDecoder scans the structure first and reads numbers and strings only where the type
+      // asks for them: a payload whose structure does not scan is malformed JSON, as offline
+      // validation says; a number or string that fails where it is read is the type's error.
+      do {
+        _ = try JSONNode.scanning(Array(payload))
+      } catch {
+        return .dropped(.invalidPayload(error))
       }
       return .dropped(Self.reason(error, payload: payload))
     } catch {

@@ -52,9 +52,12 @@ enum ImportPathCommand: WaypointCommand {
     }
     let (created, base, result) = try context.creatingStore { (store, created) throws(CLIError) in
       let base = try latestSnapshot(of: scene, in: store, context: context)
-      var snapshot = base?.snapshot ?? SceneSnapshot()
+      // A NavigationPath carries no versions: its routes are version 1, and so is a new
+      // snapshot's route schema.
+      var snapshot =
+        base?.snapshot ?? SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1))
       snapshot.stacks[stack] = records
-      snapshot.metadata.savedAt = SnapshotMetadata().savedAt
+      snapshot.metadata.savedAt = SnapshotMetadata(routeSchemaVersion: 1).savedAt
       let result: SaveResult?
       do throws(StoreError) {
         // Nothing else is deleted: the tool says what it saved, and that is all it changes.

@@ -34,6 +34,8 @@ extension SnapshotStore {
       return Self.unavailable(error)
     }
     let threshold = configuration.crashLoopThreshold
+    // The metadata of the snapshot whose report the root carries, when that snapshot was read.
+    var firstMetadata: SnapshotMetadata?
     for candidate in candidates {
       if !restoration.skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
       if candidate.quarantine == .crashLoop || candidate.unconfirmed >= threshold {
@@ -81,6 +83,7 @@ extension SnapshotStore {
               .quarantine(.unrestorable, detail: cause?.description ?? "nothing restored"))
             && restoration.recorded
         }
+        if restoration.skipped.isEmpty { firstMetadata = restored.metadata }
         restoration.skipped.append((candidate.id, restored.report))
         continue
       }
@@ -92,7 +95,8 @@ extension SnapshotStore {
       restoration.snapshotID = candidate.id
       return restoration
     }
-    restoration.scene = .root(restoration.skipped.first?.report ?? RestoreReport(outcome: .root))
+    restoration.scene = .root(
+      restoration.skipped.first?.report ?? RestoreReport(outcome: .root), metadata: firstMetadata)
     return restoration
   }
 

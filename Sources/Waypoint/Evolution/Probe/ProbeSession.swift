@@ -24,6 +24,9 @@ final class ProbeSession {
   }
 
   let references: [ObjectIdentifier: String]
+  /// Example values of the other registered route types, to stand in for them when a type is probed
+  /// without data (a struct that holds a registered enum).
+  let referenceSamples: [ObjectIdentifier: [JSONValue]]
   let topID: ObjectIdentifier
   private var entries: [ObjectIdentifier: TypeEntry] = [:]
   private var shapes: [ObjectIdentifier: RouteShape] = [:]
@@ -33,9 +36,13 @@ final class ProbeSession {
   private let encoder = JSONEncoder()
   private let decoder = JSONDecoder()
 
-  init(top: TypeBox, references: [ObjectIdentifier: String]) {
+  init(
+    top: TypeBox, references: [ObjectIdentifier: String],
+    referenceSamples: [ObjectIdentifier: [JSONValue]] = [:]
+  ) {
     self.topID = top.id
     self.references = references
+    self.referenceSamples = referenceSamples
   }
 
   /// The probe's entry for a type, created on first use with the samples of its cases when it is
@@ -121,6 +128,9 @@ final class ProbeSession {
   func placeholder<T: Decodable>(_ type: T.Type) throws -> T {
     if let value = StandardTypes.placeholder(type) { return value }
     for sample in entries[ObjectIdentifier(type)]?.samples.prefix(1) ?? [] {
+      if let value = try? materialize(type, from: sample) { return value }
+    }
+    for sample in referenceSamples[ObjectIdentifier(type)]?.prefix(4) ?? [] {
       if let value = try? materialize(type, from: sample) { return value }
     }
     if let iterable = type as? any CaseIterable.Type,
