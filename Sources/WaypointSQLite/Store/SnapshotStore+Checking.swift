@@ -48,13 +48,20 @@ extension SnapshotStore {
   public static func check(
     path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
   ) throws(StoreError) -> StoreCheck {
+    try check(path: path, full: full, configuration: configuration, faults: nil)
+  }
+
+  /// Checks as ``check(path:full:configuration:)`` does, with a fault injector (tests).
+  static func check(
+    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?
+  ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
     let database: Database
     let identity: SchemaMigrator.Identity
     do {
       database = try Database(
         path: path, mode: .readOnly,
-        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
         try SchemaMigrator.identify(database)
       }
