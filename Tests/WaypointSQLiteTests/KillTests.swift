@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+/// Real SIGKILLs of a second process (`WaypointTestHelper`) at random moments while it saves,
+/// prunes, imports, backs up or restores. The short form runs in CI; the long form is
+/// `WAYPOINT_KILLS=200 swift test --filter KillTests` (see Docs/Store.md, "Reliability").
+@Suite("Snapshot store: processes killed at random moments", .serialized)
+struct KillTests {
+  let directory = TemporaryDirectory()
+
+  /// Kills per durability while saving (and a quarter of it for the other operations).
+  static let kills = environmentCount("WAYPOINT_KILLS", default: 12)
+
+  @Test(
+    "a saving process killed at random moments, again and again, never loses an acknowledged save",
+    arguments: [StoreConfiguration.Durability.normal, .full])
+  func killedWhileSaving(durability: StoreConfiguration.Durability) throws {
+    let path = directory.path("saving-\(durability).sqlite")
+    var acknowledged: [Int64: Data] = [:]
+    var killed = 0
+    for _ in 0..<Self.kills {
+      let run = try HelperRun(["ack-save", path, "A", durability.rawValue])
+      // A random moment: after 0 to 40 acknowledged saves, plus up to 3 ms.
+      run.waitForLines(Int.random(in: 0...40))
+      usleep(UInt32.random(in: 0...3_000))
+      run.kill()
+      if run.wasKilled { killed += 1 }
+      for line in run.lines {
+        let parts = line.split(separator: " ")
+        guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
+          let document = Data(base64Encoded: String(parts[2]))
+        else {
+          Issue.record("unexpected line from the saver: \(line)")
+          continue
+        }
+        acknowledged[id] = document
+      }
+      // The next launch of the app: the store opens as it is, sound, with every acknowledged save.
+      let store = try SnapshotStore(path: path)
+      #expect(store.recovery == nil)
+      #expect(try integrityCheck(store) == "ok")
+      let stored = try storedDocuments(store)
+      let lost = acknowledged.filter { stored[$0.key] != $0.value }
+      #expect(
+        lost.isEmpty, "acknowledged saves missing or changed: \(lost.keys.sorted().prefix(5))")
+    }
+    #expect(killed == Self.kills)
+    #expect(acknowledged.count > 0)
+    print(
+      "kill test (\(durability)): \(killed) SIGKILLs while saving, \(acknowledged.count) acknowledged saves, all present byte for byte"
+    )
+  }
+
+  @Test("a prune killed at any moment deletes all it was asked to or nothing")
+  func killedWhilePruning() throws {
+    let template = try Self.bigStore(directory.path("prune-template.sqlite"), scenes: 300, each: 8)
+    let rows = try StoreRows.read(template)
+    let path = directory.path("prune.sqlite")
+    try copyStore(template, to: path)
+    let window = try measureHelper(["prune", path, "3"])
+    var outcomes: [String: Int] = [:]
+    for _ in 0..<max(4, Self.kills / 2) {
+      try copyStore(template, to: path)
+      let run = try HelperRun(["prune", path, "3"])
+      usleep(UInt32.random(in: 0...window))
+      run.kill()
+      let store = try SnapshotStore(path: path)
+      #expect(try integrityCheck(store) == "ok")
+      let after = try StoreRows.read(path)
+      let pruned = after.count == 300 * 3
+      #expect(after == rows || pruned, "a prune half done: \(after.count) of \(rows.count) rows")
+      // What is left is byte for byte what was there.
+      #expect(Set(after).isSubset(of: Set(rows)))
+      if run.lines.contains(where: { $0.hasPrefix("pruned") }) { #expect(pruned) }
+      outcomes[
+        run.wasKilled ? (pruned ? "killed after commit" : "killed before commit") : "finished",
+        default: 0] += 1
+    }
+    print("kill test (prune): \(outcomes.sorted { $0.key < $1.key }), never half done")
+  }
+
+  @Test("an import killed at any moment imports everything or nothing")
+  func killedWhileImporting() throws {
+    let template = try Self.bigStore(directory.path("import-template.sqlite"), scenes: 3, each: 5)
+    let rows = try StoreRows.read(template)
+    let path = directory.path("import.sqlite")
+    try copyStore(template, to: path)
+    let count = 3_000
+    let window = try measureHelper(["import", path, "imported", String(count)])
+    var outcomes: [String: Int] = [:]
+    for _ in 0..<max(4, Self.kills / 2) {
+      try copyStore(template, to: path)
+      let run = try HelperRun(["import", path, "imported", String(count)])
+      usleep(UInt32.random(in: 0...window))
+      run.kill()
+      let store = try SnapshotStore(path: path)
+      #expect(try integrityCheck(store) == "ok")
+      let imported = try store.history(scene: "imported").count
+      #expect(imported == 0 || imported == count, "an import half done: \(imported) of \(count)")
+      #expect(Array(try StoreRows.read(path).prefix(rows.count)) == rows)
+      if run.lines.contains("imported \(count)") { #expect(imported == count) }
+      outcomes[imported == count ? "all imported" : "nothing imported", default: 0] += 1
+    }
+    print("kill test (import): \(outcomes.sorted { $0.key < $1.key }), never half done")
+  }
+
+  @Test("a backup killed at any moment leaves the store intact, and the backup complete or absent")
+  func killedWhileBackingUp() throws {
+    let template = try Self.bigStore(directory.path("backup-template.sqlite"), scenes: 200, each: 8)
+    let rows = try StoreRows.read(template)
+    let path = directory.path("backup.sqlite")
+    let backup = directory.path("backup.sqlite.copy")
+    try copyStore(template, to: path)
+    let window = try measureHelper(["backup", path, backup])
+    var outcomes: [String: Int] = [:]
+    for _ in 0..<max(4, Self.kills / 2) {
+      try copyStore(template, to: path)
+      for suffix in ["", "-wal", "-shm", "-journal"] {
+        try? FileManager.default.removeItem(atPath: backup + suffix)
+      }
+      let run = try HelperRun(["backup", path, backup])
+      usleep(UInt32.random(in: 0...window))
+      run.kill()
+      let store = try SnapshotStore(path: path)
+      #expect(try integrityCheck(store) == "ok")
+      #expect(try StoreRows.read(path) == rows)
+      let exists = FileManager.default.fileExists(atPath: backup)
+      let complete =
+        exists && (try? StoreRows.read(backup)) == rows
+        && (try? StoreRows.integrity(backup)) == "ok"
+      if run.lines.contains("backed up") { #expect(complete) }
+      // Issue 13, defect 4 (fixed on another branch): the copy is written in place, so a kill
+      // inside VACUUM INTO leaves an incomplete file under the backup's name.
+      withKnownIssue(
+        "a killed backup leaves an incomplete file (issue 13, defect 4)", isIntermittent: true
+      ) {
+        #expect(!exists || complete, "an incomplete backup was left at \(backup)")
+      }
+      outcomes[complete ? "complete" : exists ? "incomplete" : "absent", default: 0] += 1
+    }
+    print("kill test (backup): \(outcomes.sorted { $0.key < $1.key }); the store intact every time")
+  }
+
+  @Test(
+    "an app killed by SIGKILL inside its own decoding, launch after launch, is stopped by the crash-loop guard"
+  )
+  func crashLoopUnderRealKills() throws {
+    let path = directory.path("crash.sqlite")
+    let configuration = StoreConfiguration()
+    let document: Data
+    do {
+      let store = try SnapshotStore(path: path, configuration: configuration)
+      let bomb = SceneSnapshot(stacks: ["main": [RouteRecord(tag: "Bomb", json: "{}")]])
+      document = bomb.encoded()
+      try store.save(bomb, scene: "S")
+      try store.save(try snapshot([.home]), scene: "T")
+    }
+    var kills = 0
+    var launches = 0
+    var survived: [String] = []
+    while survived.isEmpty && launches < 10 {
+      launches += 1
+      let run = try HelperRun(["restore-bomb", path, "S"])
+      run.finish()
+      if run.wasKilled { kills += 1 } else { survived = run.lines }
+    }
+    #expect(kills == configuration.crashLoopThreshold)
+    #expect(survived.count == 1 && survived[0].hasPrefix("restored root"), "\(survived)")
+    #expect(survived.first?.contains("crash loop: restored 2 times") == true, "\(survived)")
+    // Later launches come up at the root too, without decoding the snapshot again.
+    let again = try HelperRun(["restore-bomb", path, "S"])
+    again.finish()
+    #expect(!again.wasKilled)
+    // The snapshot is kept, byte for byte, set aside as a crash loop; the other scene is untouched.
+    let store = try SnapshotStore(path: path)
+    #expect(try integrityCheck(store) == "ok")
+    let history = try store.history(scene: "S")
+    #expect(history.count == 1)
+    #expect(history.first?.quarantine?.kind == .crashLoop)
+    #expect(try store.snapshot(id: history[0].id)?.document == document)
+    #expect(store.restore(scene: "T", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  /// A store with `scenes` scenes of `each` snapshots of various sizes.
+  static func bigStore(_ path: String, scenes: Int, each: Int) throws -> String {
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: each))
+    let start = Date(timeIntervalSince1970: 1_790_000_000)
+    try store.importSnapshots { importer throws(StoreError) in
+      for scene in 0..<scenes {
+        for index in 0..<each {
+          try importer.insert(
+            SceneSnapshot(
+              metadata: SnapshotMetadata(savedAt: start.addingTimeInterval(Double(index))),
+              stacks: [
+                "main": [
+                  RouteRecord(tag: "Swift.Int", json: String(index)),
+                  RouteRecord(
+                    tag: "Swift.String",
+                    json: "\"\(String(repeating: "y", count: (scene * 131 + index * 17) % 900))\""),
+                ]
+              ]),
+            scene: "scene-\(scene)")
+        }
+      }
+      return true
+    }
+    return path
+  }
+}
