@@ -25,7 +25,7 @@ struct FaultInjectionTests {
     "each operation survives a fault at its k-th SQLite call, for every k and every code",
     arguments: FaultedOperation.allCases)
   func everyCall(operation: FaultedOperation) throws {
-    let directory = TemporaryDirectory()
+    let directory = TemporaryDirectory.inMemoryWherePossible()
     defer { try? FileManager.default.removeAll(directory.url) }
     let template = try FaultFixture.makeTemplate(in: directory)
     let baseline = try operation.baseline(template: template, directory: directory)
@@ -46,9 +46,26 @@ struct FaultInjectionTests {
         }
       }
     }
+    // Again with SQLITE_IOERR at the k-th call, and every ROLLBACK after it failing too: the
+    // connection is left inside the transaction, which the next use must end first.
+    var rollbacksFailed = 0
+    for k in 1...baseline.calls.count {
+      let label = "\(operation) with IOERR at call \(k) and failing ROLLBACKs"
+      let path = directory.path("\(operation)-\(k)-rollback.sqlite")
+      try FileManager.default.copyItem(atPath: template.path, toPath: path)
+      let plan = FaultPlan(failing: k, with: .ioError)
+      plan.failsRollbacks = true
+      try operation.runFaulted(
+        path: path, plan: plan, template: template, baseline: baseline, label: label)
+      injected += 1
+      rollbacksFailed += plan.failedRollbacks
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
     let sites = Set(baseline.calls.map(\.description))
     print(
-      "fault injection: \(operation): \(baseline.calls.count) calls (\(sites.count) distinct call/SQL pairs) × \(Self.codes.count) codes = \(injected) faults injected"
+      "fault injection: \(operation): \(baseline.calls.count) calls (\(sites.count) distinct call/SQL pairs) × \(Self.codes.count) codes + \(baseline.calls.count) with failing ROLLBACKs (\(rollbacksFailed) ROLLBACKs failed) = \(injected) faults injected"
     )
     if let folder = ProcessInfo.processInfo.environment["WAYPOINT_FAULT_SITES"] {
       try sites.sorted().joined(separator: "\n").write(
@@ -95,6 +112,10 @@ final class FaultPlan: @unchecked Sendable {
   let code: ResultCode
   private(set) var calls: [FaultSite] = []
   private(set) var injected: FaultSite?
+  /// Whether every `ROLLBACK` after the failed call fails too (with the same code).
+  var failsRollbacks = false
+  /// How many `ROLLBACK`s were failed.
+  private(set) var failedRollbacks = 0
   /// Called before each call is made (or failed), with the call's 1-based number.
   var observe: ((Int) -> Void)?
 
@@ -111,8 +132,12 @@ final class FaultPlan: @unchecked Sendable {
     let site = FaultSite(call: call, sql: sql)
     calls.append(site)
     let number = calls.count
-    let fail = number == failing
+    var fail = number == failing
     if fail { injected = site }
+    if failsRollbacks, let failing, number > failing, call == .exec, sql == "ROLLBACK" {
+      fail = true
+      failedRollbacks += 1
+    }
     let observe = observe
     lock.unlock()
     observe?(number)
@@ -126,6 +151,25 @@ struct FaultSite: Hashable, CustomStringConvertible {
   var sql: String?
   var description: String {
     "\(call) \(sql.map { String($0.split(whereSeparator: \.isNewline).joined(separator: " ").prefix(70)) } ?? "-")"
+  }
+}
+
+extension TemporaryDirectory {
+  /// A fresh directory on a tmpfs (`/dev/shm`) where the system has one, else in the temporary
+  /// directory: the same SQLite files, without waiting for the disk at every checkpoint, so that
+  /// thousands of runs take seconds.
+  static func inMemoryWherePossible() -> TemporaryDirectory {
+    guard FileManager.default.isWritableFile(atPath: "/dev/shm") else {
+      return TemporaryDirectory()
+    }
+    return TemporaryDirectory(
+      url: URL(fileURLWithPath: "/dev/shm").appendingPathComponent(
+        "waypoint-store-\(UUID().uuidString)"))
+  }
+
+  init(url: URL) {
+    self.url = url
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   }
 }
 
