@@ -3,13 +3,14 @@
 import Foundation
 
 /// The fuzz targets, by name: each takes the fuzzer's bytes and traps only on a real defect.
-let fuzzTargets: [String: @Sendable (Data) -> Void] = [
+/// libFuzzer calls the entry point from one thread.
+nonisolated(unsafe) let fuzzTargets: [String: (Data) -> Void] = [
   "restore": fuzzRestore, "store": fuzzStore, "import-line": fuzzImportLine,
   "redactor": fuzzRedactor, "arguments": fuzzArguments, "round-trip": fuzzRoundTrip,
 ]
 
 /// The target named by WAYPOINT_FUZZ_TARGET; the process exits with status 2 for any other name.
-let selectedTarget: @Sendable (Data) -> Void = {
+nonisolated(unsafe) let selectedTarget: (Data) -> Void = {
   let name = ProcessInfo.processInfo.environment["WAYPOINT_FUZZ_TARGET"] ?? ""
   guard let target = fuzzTargets[name] else {
     let names = fuzzTargets.keys.sorted().joined(separator: ", ")

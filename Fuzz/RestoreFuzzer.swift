@@ -15,7 +15,7 @@ struct FuzzArticle: Codable, Hashable, Sendable {
   var related: [FuzzArticle]?
 }
 
-nonisolated(unsafe) let registry: RouteRegistry = {
+let registry: RouteRegistry = {
   var registry = RouteRegistry(schemaVersion: 2)
   try? registry.register(
     FuzzRoute.self, tag: "F.Route", version: 2,
@@ -37,7 +37,7 @@ nonisolated(unsafe) let registry: RouteRegistry = {
   return registry
 }()
 
-nonisolated(unsafe) let manifest = RouteManifest(registry: registry)
+let manifest = RouteManifest(registry: registry)
 
 /// Restores, validates and parses the bytes every way the core can.
 func fuzzRestore(_ data: Data) {
