@@ -20,20 +20,14 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
-/// Opens the store or exits with status 2. A read-only opener waits for a store another process is
-/// still creating.
+/// Opens the store or exits with status 2 (so that any error, a busy one included, surfaces).
 func openStore(
   _ path: String, _ configuration: StoreConfiguration, access: SnapshotStore.Access = .readWrite
 ) -> SnapshotStore {
-  var attempts = 0
-  while true {
-    do {
-      return try SnapshotStore(path: path, configuration: configuration, access: access)
-    } catch {
-      attempts += 1
-      guard access == .readOnly, attempts < 500 else { fail("open: \(error)") }
-      usleep(10_000)
-    }
+  do {
+    return try SnapshotStore(path: path, configuration: configuration, access: access)
+  } catch {
+    fail("open: \(error)")
   }
 }
 
@@ -175,7 +169,7 @@ case "backup":
   }
 case "read":
   // read PATH ROUNDS: opens the store read-only and reads every scene and every snapshot ROUNDS
-  // times, printing "read <snapshots>" after each round. A store not yet created is waited for.
+  // times, printing "read <snapshots>" after each round.
   let values = Array(arguments.dropFirst())
   guard values.count == 2, let rounds = Int(values[1]) else { fail("usage: read PATH ROUNDS") }
   let store = openStore(values[0], StoreConfiguration(), access: .readOnly)
