@@ -1,6 +1,6 @@
-// libFuzzer harness for everything in Waypoint that reads untrusted bytes: snapshot documents,
+// Fuzz target `restore`: everything in the core that reads untrusted bytes: snapshot documents,
 // NavigationPath representations, route manifests and offline validation. Built by Scripts/fuzz
-// with the Waypoint sources, outside SwiftPM (a SwiftPM target cannot link -sanitize=fuzzer).
+// with the package's sources, outside SwiftPM (a SwiftPM target cannot link -sanitize=fuzzer).
 import Foundation
 
 enum FuzzRoute: Codable, Hashable, Sendable {
@@ -15,7 +15,7 @@ struct FuzzArticle: Codable, Hashable, Sendable {
   var related: [FuzzArticle]?
 }
 
-nonisolated(unsafe) let registry: RouteRegistry = {
+let registry: RouteRegistry = {
   var registry = RouteRegistry(schemaVersion: 2)
   try? registry.register(
     FuzzRoute.self, tag: "F.Route", version: 2,
@@ -37,11 +37,10 @@ nonisolated(unsafe) let registry: RouteRegistry = {
   return registry
 }()
 
-nonisolated(unsafe) let manifest = RouteManifest(registry: registry)
+let manifest = RouteManifest(registry: registry)
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-  let data = Data(bytes: start, count: count)
+/// Restores, validates and parses the bytes every way the core can.
+func fuzzRestore(_ data: Data) {
   for policy in RestorePolicy.allCases {
     let restorer = Restorer(registry: registry, policy: policy)
     _ = restorer.restore(encoded: data)
@@ -54,5 +53,4 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
       _ = route.shape.validate(value, references: { manifest.route(named: $0)?.shape })
     }
   }
-  return 0
 }

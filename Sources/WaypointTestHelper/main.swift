@@ -20,6 +20,46 @@ func fail(_ message: String) -> Never {
   exit(2)
 }
 
+/// Opens the store or exits with status 2 (so that any error, a busy one included, surfaces).
+func openStore(
+  _ path: String, _ configuration: StoreConfiguration, access: SnapshotStore.Access = .readWrite
+) -> SnapshotStore {
+  do {
+    return try SnapshotStore(path: path, configuration: configuration, access: access)
+  } catch {
+    fail("open: \(error)")
+  }
+}
+
+/// The index-th snapshot of a deterministic series: its document differs in size and content from
+/// one index to the next, and its save time is fixed, so the same index always encodes the same bytes.
+func numberedSnapshot(_ index: Int) -> SceneSnapshot {
+  let padding = String(repeating: "x", count: (index * 37) % 700)
+  return SceneSnapshot(
+    metadata: SnapshotMetadata(
+      routeSchemaVersion: 1, savedAt: Date(timeIntervalSince1970: 1_790_000_000 + Double(index))),
+    stacks: [
+      "main": [
+        RouteRecord(tag: "Swift.Int", json: String(index)),
+        RouteRecord(tag: "Swift.String", json: "\"\(padding)\""),
+      ]
+    ])
+}
+
+/// A route whose decoding kills the process, once armed (an app that crashes on restored state).
+struct Bomb: RestorableRoute {
+  /// Set once the registry is built (registering does not decode); read on the main thread only.
+  nonisolated(unsafe) static var armed = false
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    if Self.armed { kill(getpid(), SIGKILL) }
+  }
+
+  func encode(to encoder: any Encoder) throws {}
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "save":
@@ -114,8 +154,99 @@ case "create-in-place":
   Thread.sleep(forTimeInterval: seconds)
   sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
   sqlite3_close_v2(db)
+case "ack-save":
+  // ack-save PATH SCENE normal|full: saves until killed, printing "ack <id> <base64 document>" after
+  // each save returns, so that the parent knows every acknowledged save byte for byte.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 3, let durability = StoreConfiguration.Durability(rawValue: values[2])
+  else {
+    fail("usage: ack-save PATH SCENE normal|full")
+  }
+  let store = openStore(values[0], StoreConfiguration(durability: durability, retention: 1_000_000))
+  var index = 0
+  while true {
+    let snapshot = numberedSnapshot(index)
+    do {
+      let result = try store.save(snapshot, scene: values[1])
+      say("ack \(result.snapshotID) \(snapshot.encoded().base64EncodedString())")
+    } catch {
+      fail("save \(index): \(error)")
+    }
+    index += 1
+  }
+case "prune":
+  // prune PATH KEEP [ROUNDS]: prunes to the KEEP latest snapshots of each scene (and anything saved
+  // before 2001), ROUNDS times (default 1), printing "pruned <n>" after each.
+  let values = Array(arguments.dropFirst())
+  guard values.count >= 2, let keep = Int(values[1]) else {
+    fail("usage: prune PATH KEEP [ROUNDS]")
+  }
+  let rounds = values.count > 2 ? Int(values[2]) ?? 1 : 1
+  let store = openStore(values[0], StoreConfiguration())
+  for _ in 0..<rounds {
+    do {
+      let count = try store.prune(
+        keepingLatest: keep, olderThan: Date(timeIntervalSince1970: 978_307_200))
+      say("pruned \(count)")
+    } catch {
+      fail("prune: \(error)")
+    }
+  }
+case "import":
+  // import PATH SCENE COUNT: imports COUNT snapshots into SCENE in one transaction, then prints
+  // "imported <COUNT>".
+  let values = Array(arguments.dropFirst())
+  guard values.count == 3, let count = Int(values[2]) else {
+    fail("usage: import PATH SCENE COUNT")
+  }
+  let store = openStore(values[0], StoreConfiguration())
+  do {
+    try store.importSnapshots { importer throws(StoreError) in
+      for index in 0..<count { try importer.insert(numberedSnapshot(index), scene: values[1]) }
+      return true
+    }
+    say("imported \(count)")
+  } catch {
+    fail("import: \(error)")
+  }
+case "read":
+  // read PATH ROUNDS: opens the store read-only and reads every scene and every snapshot ROUNDS
+  // times, printing "read <snapshots>" after each round.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2, let rounds = Int(values[1]) else { fail("usage: read PATH ROUNDS") }
+  let store = openStore(values[0], StoreConfiguration(), access: .readOnly)
+  for _ in 0..<rounds {
+    do {
+      _ = try store.scenes()
+      var count = 0
+      try store.forEachSnapshot { _ in
+        count += 1
+        return true
+      }
+      say("read \(count)")
+    } catch {
+      fail("read: \(error)")
+    }
+  }
+case "restore-bomb":
+  // restore-bomb PATH SCENE: restores SCENE with a registry whose route type `Bomb` kills this
+  // process with SIGKILL while it decodes (an app crashing on restored state), then prints
+  // "restored <outcome> <reasons>" when it survives.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: restore-bomb PATH SCENE") }
+  let store = openStore(values[0], StoreConfiguration())
+  var registry = RouteRegistry(schemaVersion: 1)
+  do {
+    try registry.register(Bomb.self, tag: "Bomb")
+  } catch {
+    fail("register: \(error)")
+  }
+  Bomb.armed = true
+  let restored = store.restore(scene: values[1], with: Restorer(registry: registry))
+  say("restored \(restored.report.outcome) \(restored.report.dropped.map { "\($0.reason)" })")
 default:
   fail(
-    "commands: save PATH SCENE COUNT | hold-lock PATH SECONDS | backup PATH TARGET | "
-      + "restore PATH SCENE | create-in-place PATH SECONDS")
+    "commands: save | ack-save | hold-lock | prune | import | backup | restore | create-in-place | "
+      + "read | restore-bomb (see main.swift)"
+  )
 }

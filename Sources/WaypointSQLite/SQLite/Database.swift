@@ -62,18 +62,23 @@ final class Database {
     }
     sqlite3_extended_result_codes(db, 1)
     sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-    for (option, value) in [
-      (SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_ENABLE_TRIGGER, 0),
-      (SQLITE_DBCONFIG_ENABLE_VIEW, 0), (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0),
+    for (name, option) in [
+      ("SQLITE_DBCONFIG_DEFENSIVE", SQLITE_DBCONFIG_DEFENSIVE),
+      ("SQLITE_DBCONFIG_ENABLE_TRIGGER", SQLITE_DBCONFIG_ENABLE_TRIGGER),
+      ("SQLITE_DBCONFIG_ENABLE_VIEW", SQLITE_DBCONFIG_ENABLE_VIEW),
+      ("SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION", SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION),
     ] {
+      // Defensive mode on, everything else off.
+      let value: Int32 = option == SQLITE_DBCONFIG_DEFENSIVE ? 1 : 0
       var applied: Int32 = -1
-      let status = waypoint_sqlite3_db_config_int(
-        UnsafeMutableRawPointer(db), option, Int32(value), &applied)
-      guard status == SQLITE_OK, applied == Int32(value) else {
+      let status = call(.configure, sql: name) {
+        waypoint_sqlite3_db_config_int(UnsafeMutableRawPointer(db), option, value, &applied)
+      }
+      guard status == SQLITE_OK, applied == value else {
         close()
         throw SQLiteError(
-          code: ResultCode(rawValue: status), message: "could not apply defensive setting \(option)"
-        )
+          code: ResultCode(rawValue: status == SQLITE_OK ? SQLITE_ERROR : status),
+          message: "could not apply the defensive setting \(name)")
       }
     }
     try execute("PRAGMA trusted_schema = OFF")
@@ -224,20 +229,35 @@ final class Database {
   /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (the write lock is taken at once, so
   /// a busy store waits for the busy timeout instead of failing mid-transaction), `BEGIN` for readers.
   /// Commits when `body` returns, rolls back when it throws.
+  ///
+  /// A `ROLLBACK` that fails is not ignored: the connection is still inside the transaction, so the
+  /// next transaction rolls it back before it begins, and throws that `ROLLBACK`'s error, touching
+  /// nothing, when it fails again. The error of the failed transaction itself is what this call
+  /// throws.
   func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
+    try rollBackLeftoverTransaction()
     try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
     do {
       let value = try body()
       try execute("COMMIT")
       return value
     } catch {
-      if let handle, sqlite3_get_autocommit(handle) == 0 {
-        sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-      }
+      // A failed ROLLBACK leaves the transaction open; rollBackLeftoverTransaction ends it next time.
+      try? rollBackLeftoverTransaction()
       throw error
     }
+  }
+
+  /// Whether the connection is inside a transaction. The corresponding C function is
+  /// `sqlite3_get_autocommit`.
+  var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+
+  /// Rolls back a transaction left open (by a failed `COMMIT`, or a `ROLLBACK` that failed earlier).
+  private func rollBackLeftoverTransaction() throws(SQLiteError) {
+    guard isInTransaction else { return }
+    try execute("ROLLBACK")
   }
 }
 

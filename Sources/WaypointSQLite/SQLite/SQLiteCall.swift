@@ -13,8 +13,11 @@ enum SQLiteCall: Hashable, Sendable {
   case prepare
   /// `sqlite3_step`.
   case step
-  /// `sqlite3_exec`.
+  /// `sqlite3_exec` (including the `ROLLBACK` after a failed transaction).
   case exec
+  /// `sqlite3_db_config`, for the defensive settings applied when a connection opens; the SQL text
+  /// passed to the seam names the option (`SQLITE_DBCONFIG_DEFENSIVE`, ...).
+  case configure
   /// `sqlite3_bind_*`.
   case bind
   /// `sqlite3_file_control`.

@@ -51,18 +51,19 @@ extension SnapshotStore {
   /// A read-only connection for ``check(path:full:configuration:)`` and the file's identity; as
   /// immutable when SQLite cannot read it otherwise (see `immutableReadable`).
   private static func openForCheck(
-    _ path: String, _ configuration: StoreConfiguration, immutable: Bool
+    _ path: String, _ configuration: StoreConfiguration, _ faults: FaultInjector?,
+    immutable: Bool
   ) throws(StoreError) -> (Database, SchemaMigrator.Identity) {
     do {
       let database = try Database(
         path: path, mode: immutable ? .immutable : .readOnly,
-        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       let identity = try database.transaction(immediate: false) { () throws(SQLiteError) in
         try SchemaMigrator.identify(database)
       }
       return (database, identity)
     } catch  where !immutable && error.code.primary == .readOnly && immutableReadable(path) {
-      return try openForCheck(path, configuration, immutable: true)
+      return try openForCheck(path, configuration, faults, immutable: true)
     } catch {
       throw StoreError(error, path: path)
     }
@@ -86,21 +87,24 @@ extension SnapshotStore {
   public static func check(
     path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
   ) throws(StoreError) -> StoreCheck {
+    try check(path: path, full: full, configuration: configuration, faults: nil)
+  }
+
+  /// Checks as ``check(path:full:configuration:)`` does, with a fault injector (tests).
+  static func check(
+    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?
+  ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
     // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
     let discardedWAL = WALHeader.problem(beside: path)
-    let (database, identity) = try openForCheck(path, configuration, immutable: false)
+    let (database, identity) = try openForCheck(path, configuration, faults, immutable: false)
     if identity == .empty {
       // A store being created in place by another process reads as busy, not as foreign data.
       do {
         try SnapshotStore.waitWhileInitialized(
           database, path: path, timeout: configuration.busyTimeout)
-      } catch let error as StoreError {
-        throw error
-      } catch let error as SQLiteError {
-        throw StoreError(error, path: path)
       } catch {
-        throw .cannotOpen(path: path, detail: String(describing: error))
+        throw StoreError(opening: error, path: path)
       }
     }
     guard
