@@ -187,8 +187,10 @@ struct KillTests {
       let after = try StoreRows.read(path)
       #expect(Array(after.prefix(rows.count)) == rows)
       let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
-        $0.contains(".backup-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
-          && !$0.hasSuffix("-journal")
+        // A kill mid-copy leaves only the hidden private folder (`.NAME.incomplete-XXXXXX`), never
+        // a file under a backup's name.
+        $0.contains(".backup-") && !$0.hasPrefix(".") && !$0.hasSuffix("-wal")
+          && !$0.hasSuffix("-shm") && !$0.hasSuffix("-journal")
       }
       var backupOutcome = "no backup"
       for name in backups {
