@@ -48,12 +48,15 @@ func fuzzStore(_ data: Data) {
     if let oldest = (try? app.history(scene: summary.id))?.last {
       _ = try? app.rollback(scene: summary.id, to: oldest.id)
     }
-    let snapshot = SceneSnapshot(stacks: [
-      "main": [RouteRecord(tag: "F.Route", json: "{\"home\":{}}")]
-    ])
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: [
+        "main": [RouteRecord(tag: "F.Route", json: "{\"home\":{}}")]
+      ])
     _ = try? app.save(snapshot, scene: summary.id)
   }
-  _ = try? app.save(SceneSnapshot(stacks: [:]), scene: "fuzz")
+  _ = try? app.save(
+    SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: [:]), scene: "fuzz")
   _ = try? app.prune(keepingLatest: 2)
   _ = try? app.discard(scenes: ["fuzz"])
   try? app.backup(to: storeFolder + "/backup.sqlite")
