@@ -60,12 +60,17 @@ struct DamagedStoreTests {
     rawQuery(path, "SELECT id, scene_id, hex(document) FROM snapshot ORDER BY id")
   }
 
-  @Test("scenes, stats and export refuse a store with a damaged page and say what to try")
+  @Test("stats, export and history refuse a store with a damaged page and say what to try")
   func hints() throws {
     let path = try store()
     let (_, leaves, pageSize) = try leafPages(path)
     try damage(path, page: leaves[1], pageSize: pageSize)
-    for arguments in [["scenes"], ["stats"], ["export"], ["history", "scene-1"]] {
+    // Reading commands open the store without reading all of it (no quick_check): a command that
+    // reads the damaged page refuses the store with the hint; `scenes`, which reads each scene's
+    // latest snapshot only, lists what it reads when that page is not among them.
+    let scenes = run(["--db", path, "scenes"])
+    #expect(scenes.status == 0 || scenes.err.hasSuffix("; " + CLIError.corruptHint))
+    for arguments in [["stats"], ["export"], ["history", "scene-1"]] {
       let result = run(["--db", path] + arguments)
       #expect(result.status == 65)
       #expect(result.err.hasPrefix("waypoint \(arguments[0]): \(path): corrupt store: "))

@@ -148,7 +148,8 @@ struct SuggestionTests {
       // the whole search at most its cap.
       #expect(search.cells <= search.candidates * 5 * (id.unicodeScalars.count + 1))
       #expect(search.cells <= Suggestions.Search.maxCells)
-      #expect(search.candidates <= count + 1)
+      // Only the index entries on each side of the id are read, whatever the store holds.
+      #expect(search.candidates <= 2 * CommandContext.suggestionWindow)
       if id == misspelt {
         #expect(result.err.hasSuffix("(did you mean '\(real)'?)"))
         #expect(search.best == real)
@@ -170,5 +171,16 @@ struct SuggestionTests {
     #expect(search.candidates == 0)
     #expect(search.cells == 0)
     #expect(run(["--db", path, "history", "seeed"]).err.hasSuffix("(did you mean 'seed'?)"))
+  }
+
+  @Test("a store smaller than the window is searched whole, even for a typo in the first character")
+  func smallStoreWhole() throws {
+    let path = try bigStore(count: 2_000)
+    let store = try SnapshotStore(path: path, access: .readOnly)
+    let real = try #require(
+      rawQuery(path, "SELECT scene_id FROM snapshot WHERE id = 1500").first?.first)
+    let typo = "x" + real.dropFirst()
+    let search = CommandContext.sceneSuggestion(for: typo, in: store)
+    #expect(search.best == real)
   }
 }

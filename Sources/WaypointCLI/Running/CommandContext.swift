@@ -131,13 +131,21 @@ struct CommandContext {
         + Formatting.printable(Suggestions.phrase(suggestion)))
   }
 
+  /// How many index entries on each side of a misspelt scene id are compared with it.
+  static let suggestionWindow = 10_000
+
   /// The search for a scene id close to `id`, run over the store's scene index with bounded work
-  /// (see ``Suggestions/Search``): ids of a length that cannot be close are filtered out by SQLite
-  /// and no document is read. A store that cannot be read gives no suggestion.
+  /// (see ``Suggestions/Search``): only the ``suggestionWindow`` index entries on each side of
+  /// `id` in the store's order of ids are read (all of them in a smaller store), ids of a length
+  /// that cannot be close are filtered out by SQLite, and no document is read. In a larger store a
+  /// misspelling near the start of an id may then go without suggestion. A store that cannot be
+  /// read gives no suggestion.
   static func sceneSuggestion(for id: String, in store: SnapshotStore) -> Suggestions.Search {
     var search = Suggestions.Search(word: id)
     guard let lengths = search.lengths else { return search }
-    try? store.forEachSceneID(lengths: lengths) { search.consider($0) }
+    try? store.forEachSceneID(lengths: lengths, near: id, window: suggestionWindow) {
+      search.consider($0)
+    }
     return search
   }
 

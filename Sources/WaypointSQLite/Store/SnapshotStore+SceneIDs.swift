@@ -13,31 +13,60 @@ extension SnapshotStore {
   ///   - body: Returns `false` to stop early. It runs while the store's lock is held, so it must
   ///     not call the store.
   /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
+  ///   - center: When given, only the `window` index entries on each side of this id, in the
+  ///     store's order of ids, are read (at most `2 × window`), so that the work does not grow with
+  ///     the store; a store with fewer entries is read whole.
+  ///   - window: How many index entries (snapshots) each side of `center` reads.
   public func forEachSceneID(
-    lengths: ClosedRange<Int>? = nil, _ body: (String) -> Bool
+    lengths: ClosedRange<Int>? = nil, near center: String? = nil, window: Int = 10_000,
+    _ body: (String) -> Bool
   ) throws(StoreError) {
     let lower = Int64(lengths?.lowerBound ?? 0)
     let upper = Int64(lengths?.upperBound ?? Int.max)
+    let queries: [(String, [SQLValue])]
+    if let center {
+      let side = Int64(max(0, window))
+      queries = [
+        (
+          """
+          SELECT scene_id FROM (
+            SELECT scene_id FROM snapshot WHERE scene_id >= ?3 ORDER BY scene_id LIMIT ?4)
+          WHERE length(scene_id) BETWEEN ?1 AND ?2
+          """, [.integer(lower), .integer(upper), .text(center), .integer(side)]
+        ),
+        (
+          """
+          SELECT scene_id FROM (
+            SELECT scene_id FROM snapshot WHERE scene_id < ?3 ORDER BY scene_id DESC LIMIT ?4)
+          WHERE length(scene_id) BETWEEN ?1 AND ?2
+          """, [.integer(lower), .integer(upper), .text(center), .integer(side)]
+        ),
+      ]
+    } else {
+      queries = [
+        (
+          "SELECT scene_id FROM snapshot WHERE length(scene_id) BETWEEN ? AND ? ORDER BY scene_id",
+          [.integer(lower), .integer(upper)]
+        )
+      ]
+    }
     var stopped = false
     var previous: String?
     do throws(StoreError) {
       try read { db throws(SQLiteError) in
-        try db.query(
-          """
-          SELECT scene_id FROM snapshot WHERE length(scene_id) BETWEEN ? AND ? ORDER BY scene_id
-          """,
-          [.integer(lower), .integer(upper)]
-        ) { row throws(SQLiteError) in
-          // The index returns a scene's rows together; each id is passed once. (DISTINCT would
-          // make SQLite compare every row again, at several times the cost of the scan.)
-          let id = row.text(0) ?? ""
-          // `==` first: a fast comparison of native strings that rules out almost every pair.
-          if let previous, previous == id, SceneID.same(previous, id) { return }
-          previous = id
-          guard body(id) else {
-            stopped = true
-            // Leaves the statement's loop; the transaction ends and the error is dropped below.
-            throw SQLiteError(code: .ok, message: "stopped by the caller")
+        for (sql, arguments) in queries {
+          try db.query(sql, arguments) { row throws(SQLiteError) in
+            // The index returns a scene's rows together; each id is passed once. (DISTINCT would
+            // make SQLite compare every row again, at several times the cost of the scan.)
+            let id = row.text(0) ?? ""
+            // `==` first: a fast comparison of native strings that rules out almost every pair.
+            if let previous, previous == id, SceneID.same(previous, id) { return }
+            previous = id
+            guard body(id) else {
+              stopped = true
+              // Leaves the statement's loop; the transaction ends and the error is dropped below.
+              throw SQLiteError(code: .ok, message: "stopped by the caller")
+            }
           }
         }
       }

@@ -160,9 +160,14 @@ public final class SnapshotStore: @unchecked Sendable {
       case .empty, .waypoint:
         break
       }
-      let check = try db.scalar("PRAGMA quick_check(1)") { $0.text(0) } ?? nil
-      guard check == "ok" else {
-        throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed")
+      // The check reads the whole file: it runs before a store is written (and a corrupt one moved
+      // aside, with recoversCorruptFiles), not for reading, where a damaged page is reported as
+      // `corrupt` by the first statement that reads it and `check()` reads everything when asked.
+      if access == .readWrite {
+        let check = try db.scalar("PRAGMA quick_check(1)") { $0.text(0) } ?? nil
+        guard check == "ok" else {
+          throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed")
+        }
       }
       guard access == .readWrite else {
         return (db, try SchemaMigrator.appliedVersion(db))
