@@ -79,6 +79,29 @@ struct SnapshotWriterTests {
     #expect(ISO8601Seconds.parse(text) == nil)
   }
 
+  @Test(
+    "a date outside the years 0000-9999 is refused: the format could not write it back",
+    arguments: [
+      "20221-6-01T04:09:15Z", "20221-06-01T04:09:15Z", "+10000-01-01T00:00:00Z",
+      "-0001-12-31T23:59:59Z",
+    ])
+  func unwritableYears(text: String) throws {
+    #expect(ISO8601Seconds.parse(text) == nil)
+    // Found by the round-trip fuzz target: such a document read, then wrote a clamped date back.
+    let document = #"{"format":1,"routeSchemaVersion":1,"savedAt":"\#(text)"}"#
+    #expect(throws: SnapshotFormatError.self) {
+      try SceneSnapshot(decoding: Data(document.utf8), limits: .default)
+    }
+  }
+
+  @Test("the first and last seconds the format writes read back")
+  func representableEdges() {
+    for text in ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"] {
+      let date = ISO8601Seconds.parse(text)
+      #expect(date.map(ISO8601Seconds.format) == text)
+    }
+  }
+
   @Test("leap days and other offsets parse")
   func leapDays() {
     #expect(

@@ -34,8 +34,19 @@ enum ISO8601Seconds {
   }
 
   /// The date of a valid `YYYY-MM-DDTHH:MM:SSZ`, or of any other ISO 8601 form Foundation reads;
-  /// `nil` for anything else, including impossible dates in the seconds form (`2026-02-30…`).
+  /// `nil` for anything else, including impossible dates in the seconds form (`2026-02-30…`) and
+  /// dates outside the years 0000–9999 that ``format(_:)`` could not write back
+  /// (`20221-06-01T04:09:15Z`, which Foundation reads).
   static func parse(_ text: String) -> Date? {
+    guard let date = parseAnyYear(text) else { return nil }
+    let interval = date.timeIntervalSince1970
+    guard interval >= Double(representable.lowerBound),
+      interval < Double(representable.upperBound) + 1
+    else { return nil }
+    return date
+  }
+
+  private static func parseAnyYear(_ text: String) -> Date? {
     let bytes = Array(text.utf8)
     let isSecondsForm =
       bytes.count == 20 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x54
