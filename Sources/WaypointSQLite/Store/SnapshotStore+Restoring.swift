@@ -162,10 +162,18 @@ extension SnapshotStore {
   /// reads its document, in one short write transaction; when the store cannot be written, reads
   /// the document alone. A document over `limit` is neither counted nor read.
   private func countAndRead(_ id: Int64, limit: Int) throws(StoreError) -> Read {
-    let length = "SELECT length(document) FROM snapshot WHERE id = ?"
-    let select = "SELECT document FROM snapshot WHERE id = ?"
+    // One statement: the length, and the document only when it is within the limit.
+    let select = """
+      SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
+      FROM snapshot WHERE id = ?1
+      """
     func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
-      let byteCount = try db.scalar(length, [.integer(id)]) { $0.int(0) } ?? 0
+      var byteCount = 0
+      var document: Data?
+      try db.query(select, [.integer(id), .integer(Int64(limit))]) { row throws(SQLiteError) in
+        byteCount = row.int(0)
+        document = row.blob(1)
+      }
       guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
       if count {
         // In the small table: the document's row is never rewritten.
@@ -177,7 +185,6 @@ extension SnapshotStore {
           """,
           [.integer(id)])
       }
-      let document = try db.scalar(select, [.integer(id)]) { $0.blob(0) } ?? nil
       return .document(document ?? Data(), counted: count)
     }
     if access == .readWrite {

@@ -72,16 +72,16 @@ extension SnapshotStore {
         latest = (row.int64(0), row.int64(1), row.blob(2), row.int(3) != 0)
       }
       if let expected, latest?.id != expected { return nil }
-      if let latest, !latest.quarantined {
+      // A document of another length was not read and cannot be equal: nothing to encode again
+      // (the save time is written at a fixed width).
+      if let latest, !latest.quarantined, let stored = latest.document {
         var comparable = document
         if latest.savedAt != savedAt {
           var same = snapshot
           same.metadata.savedAt = StoredTime.date(latest.savedAt)
           comparable = same.encoded()
         }
-        if let stored = latest.document, comparable == stored {
-          return SaveResult(snapshotID: latest.id, wrote: false)
-        }
+        if comparable == stored { return SaveResult(snapshotID: latest.id, wrote: false) }
       }
       try db.run(
         """
