@@ -48,7 +48,7 @@ func report(_ name: String, _ waypoint: Double, _ baseline: Double, _ baselineNa
   print(line)
 }
 
-let registry = try RouteRegistry().registering(Route.self, tag: "Bench.Route")
+let registry = RouteRegistry().registering(Route.self, tag: "Bench.Route")
 let restorer = Restorer(registry: registry)
 func routes(_ index: Int) -> [Route] {
   [.category(name: "Shoes and boots"), .product(id: index, variant: "blue-42")]

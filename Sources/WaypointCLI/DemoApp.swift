@@ -20,8 +20,8 @@ enum DemoApp {
 
     struct Search: Codable, Hashable, Sendable { var query: String }
 
-    static func registry() throws(RouteRegistryError) -> RouteRegistry {
-      try RouteRegistry(schemaVersion: 1)
+    static func registry() -> RouteRegistry {
+      RouteRegistry(schemaVersion: 1)
         .registering(Tab.self, tag: "DemoApp.Tab")
         .registering(Route.self, tag: "DemoApp.Route")
         .registering(Promo.self, tag: "DemoApp.Promo")
@@ -62,8 +62,8 @@ enum DemoApp {
       return .object(search)
     }
 
-    static func registry() throws(RouteRegistryError) -> RouteRegistry {
-      try RouteRegistry(schemaVersion: 3)
+    static func registry() -> RouteRegistry {
+      RouteRegistry(schemaVersion: 3)
         .registering(Tab.self, tag: "DemoApp.Tab", examples: [.shop, .orders, .account])
         .registering(
           Search.self, tag: "DemoApp.Search", version: 3,
@@ -114,7 +114,7 @@ enum DemoApp {
   /// The scene version 1.0 saves: one stack per tab, the orders tab selected, an iPad sidebar and a
   /// promo sheet on top.
   static func savedScene() throws(RouteRegistryError) -> SceneSnapshot {
-    let registry = try V1.registry()
+    let registry = V1.registry()
     return SceneSnapshot(
       metadata: SnapshotMetadata(registry: registry, appBuild: appBuild),
       stacks: [

@@ -70,8 +70,7 @@ enum DemoCommand {
       let data = FileManager.default.contents(atPath: path),
       let manifest = try? RouteManifest(decoding: data)
     else { return false }
-    let own = Set(
-      ((try? DemoApp.V3.registry()).map { RouteManifest(registry: $0) }?.routes ?? []).map(\.tag))
+    let own = Set(RouteManifest(registry: DemoApp.V3.registry()).routes.map(\.tag))
     return manifest.routes.contains { $0.tag.hasPrefix("DemoApp.") }
       && manifest.routes.allSatisfy { own.contains($0.tag) || $0.tag.hasPrefix("DemoApp.") }
   }
@@ -111,7 +110,7 @@ enum DemoCommand {
 
     let store = try SnapshotStore(path: path)
     let restorer = Restorer(
-      registry: try DemoApp.V3.registry(), policy: .cutAtFirstFailure,
+      registry: DemoApp.V3.registry(), policy: .cutAtFirstFailure,
       validators: DemoApp.V3.validators)
     let restored = store.restore(scene: phoneScene, with: restorer)
     try store.confirmRestore(scene: phoneScene)
@@ -138,7 +137,7 @@ enum DemoCommand {
       )
     }
 
-    let manifest = RouteManifest(registry: try DemoApp.V3.registry())
+    let manifest = RouteManifest(registry: DemoApp.V3.registry())
     print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")

@@ -26,20 +26,35 @@ public struct SnapshotFixture: Sendable {
   }
 
   /// Why a fixture could not be loaded.
-  public enum LoadError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The file could not be read; the payload is the system's explanation.
-    case unreadable(path: String, String)
-    /// The file is neither a JSON object nor a JSON array.
-    case unrecognized(path: String)
+  ///
+  /// Match on ``code``; new codes may be added, so a `switch` over it needs a `default`.
+  public struct LoadError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem the fixture file has.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+      private enum Value: String, Hashable, Sendable { case unreadable, unrecognized }
+      private let value: Value
+      private init(_ value: Value) { self.value = value }
+
+      /// The file could not be read; ``LoadError/underlying`` is the system's error.
+      public static var unreadable: Code { Code(.unreadable) }
+      /// The file is neither a JSON object nor a JSON array.
+      public static var unrecognized: Code { Code(.unrecognized) }
+
+      /// The code's name (`unreadable`).
+      public var description: String { value.rawValue }
+    }
+
+    /// What kind of problem the fixture file has.
+    public var code: Code
+    /// The fixture file.
+    public var path: String?
+    /// One line for people, without the path: ``description`` puts the path in front.
+    public var message: String
+    /// The error that caused this one: the system's error for ``Code/unreadable``.
+    public var underlying: (any Error & Sendable)?
 
     /// One line naming the file and the cause.
-    public var description: String {
-      switch self {
-      case .unreadable(let path, let why): "\(path): cannot read fixture: \(why)"
-      case .unrecognized(let path):
-        "\(path): a fixture must be a snapshot document (JSON object) or a NavigationPath array"
-      }
-    }
+    public var description: String { path.map { "\($0): \(message)" } ?? message }
   }
 
   /// The fixture's bytes, unchanged.
@@ -56,19 +71,25 @@ public struct SnapshotFixture: Sendable {
   /// Loads a fixture file, telling a snapshot document from a `NavigationPath` array by its first
   /// non-blank character. A `NavigationPath` array restores into `stack`.
   ///
-  /// - Throws: ``LoadError`` when the file cannot be read or starts with neither `{` nor `[`.
+  /// - Throws: ``LoadError``: ``LoadError/Code/unreadable`` when the file cannot be read,
+  ///   ``LoadError/Code/unrecognized`` when it starts with neither `{` nor `[`.
   public init(contentsOf url: URL, stack: String = SceneSnapshot.mainStackName) throws(LoadError) {
     let data: Data
     do {
       data = try Data(contentsOf: url)
     } catch {
-      throw .unreadable(path: url.path, error.localizedDescription)
+      throw LoadError(
+        code: .unreadable, path: url.path,
+        message: "cannot read fixture: \(error.localizedDescription)", underlying: error)
     }
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     switch first {
     case UInt8(ascii: "{"): self.init(data: data, kind: .snapshotDocument)
     case UInt8(ascii: "["): self.init(data: data, kind: .navigationPath(stack: stack))
-    default: throw .unrecognized(path: url.path)
+    default:
+      throw LoadError(
+        code: .unrecognized, path: url.path,
+        message: "a fixture must be a snapshot document (JSON object) or a NavigationPath array")
     }
   }
 

@@ -18,8 +18,8 @@ public enum JSONValue: Hashable, Sendable {
 
   /// Parses JSON text after checking it against `limits` (payload size and nesting).
   ///
-  /// - Throws: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
-  ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` or ``SnapshotFormatError/malformedJSON(_:)``.
+  /// - Throws: ``SnapshotFormatError/Code/tooLarge``,
+  ///   ``SnapshotFormatError/Code/nestingTooDeep`` or ``SnapshotFormatError/Code/malformedJSON``.
   public init(parsing text: String, limits: InputLimits = .default) throws(SnapshotFormatError) {
     let data = Data(text.utf8)
     try limits.check(data, byteLimit: limits.maxPayloadBytes)

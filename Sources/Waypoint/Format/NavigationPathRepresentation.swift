@@ -13,10 +13,10 @@ public enum NavigationPathRepresentation {
   /// version 1 (SwiftUI stores no versions; see ``RouteRegistry/records(fromNavigationPath:limits:)``
   /// to stamp the registered ones).
   ///
-  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
-  ///   ``SnapshotFormatError/nestingTooDeep(limit:)``, ``SnapshotFormatError/malformedJSON(_:)``,
-  ///   ``SnapshotFormatError/notAnArray``, ``SnapshotFormatError/elementNotString(index:)`` or
-  ///   ``SnapshotFormatError/oddElementCount(_:)``. Element JSON is not parsed here.
+  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/Code/tooLarge``,
+  ///   ``SnapshotFormatError/Code/nestingTooDeep``, ``SnapshotFormatError/Code/malformedJSON``,
+  ///   ``SnapshotFormatError/Code/notAnArray``, ``SnapshotFormatError/Code/elementNotString`` or
+  ///   ``SnapshotFormatError/Code/oddElementCount``. Element JSON is not parsed here.
   public static func records(from data: Data, limits: InputLimits = .default)
     throws(SnapshotFormatError) -> [RouteRecord]
   {

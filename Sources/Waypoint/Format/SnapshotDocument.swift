@@ -80,11 +80,11 @@ extension SceneSnapshot {
   /// Unknown keys are ignored, so a document written by a newer build of the same format version
   /// reads. Route payloads are not parsed here; they stay text until a restore.
   ///
-  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/tooLarge(byteCount:limit:)`` or
-  ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` before parsing;
-  ///   ``SnapshotFormatError/malformedJSON(_:)`` for text that is not JSON;
-  ///   ``SnapshotFormatError/missingField(_:)`` or ``SnapshotFormatError/invalidField(_:reason:)``
-  ///   for JSON of the wrong shape; ``SnapshotFormatError/newerFormat(found:supported:)`` for a
+  /// - Throws: ``SnapshotFormatError``: ``SnapshotFormatError/Code/tooLarge`` or
+  ///   ``SnapshotFormatError/Code/nestingTooDeep`` before parsing;
+  ///   ``SnapshotFormatError/Code/malformedJSON`` for text that is not JSON;
+  ///   ``SnapshotFormatError/Code/missingField`` or ``SnapshotFormatError/Code/invalidField``
+  ///   for JSON of the wrong shape; ``SnapshotFormatError/Code/newerFormat`` for a
   ///   format version above ``currentFormatVersion``.
   public init(decoding data: Data, limits: InputLimits = .default) throws(SnapshotFormatError) {
     try limits.check(data, byteLimit: limits.maxDocumentBytes)

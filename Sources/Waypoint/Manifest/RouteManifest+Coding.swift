@@ -18,9 +18,9 @@ extension RouteManifest {
 
   /// Reads a manifest document.
   ///
-  /// - Throws: ``ManifestError``: ``ManifestError/tooLarge(_:)`` over the limits,
-  ///   ``ManifestError/malformed(_:)`` for text that is not a manifest,
-  ///   ``ManifestError/newerFormat(found:supported:)``, ``ManifestError/invalid(_:)``.
+  /// - Throws: ``ManifestError``: ``ManifestError/Code/tooLarge`` over the limits,
+  ///   ``ManifestError/Code/malformed`` for text that is not a manifest,
+  ///   ``ManifestError/Code/newerFormat``, ``ManifestError/Code/invalid``.
   public init(decoding data: Data, limits: InputLimits = RouteManifest.defaultLimits)
     throws(ManifestError)
   {
@@ -65,9 +65,8 @@ extension RouteManifest {
     guard let error = error as? DecodingError else {
       return "not JSON: " + (JSONSyntax.firstProblem(in: data)?.description ?? "not valid JSON")
     }
-    switch SnapshotFormatError(error, in: data) {
-    case .malformedJSON(let why): return "not JSON: \(why)"
-    case let other: return other.description
-    }
+    let problem = SnapshotFormatError(error, in: data)
+    if problem.code == .malformedJSON, let why = problem.detail { return "not JSON: \(why)" }
+    return problem.description
   }
 }

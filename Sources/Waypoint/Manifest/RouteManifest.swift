@@ -48,7 +48,7 @@ public struct RouteManifest: Sendable {
 
   /// A manifest of the given entries.
   ///
-  /// - Throws: ``ManifestError/invalid(_:)`` when a tag or alias appears twice, a version is below 1,
+  /// - Throws: ``ManifestError/Code/invalid`` when a tag or alias appears twice, a version is below 1,
   ///   or a migration starts outside its tag's versions or twice.
   public init(schemaVersion: Int, routes: [Route]) throws(ManifestError) {
     self.schemaVersion = schemaVersion

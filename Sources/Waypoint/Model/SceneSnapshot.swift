@@ -57,7 +57,7 @@ public struct SceneSnapshot: Hashable, Sendable {
   /// Checks what every reader of the format refuses, so that a snapshot is never written in a form
   /// that cannot be read back: a route-schema version or a route version below 1.
   ///
-  /// - Throws: ``SnapshotFormatError/invalidField(_:reason:)`` naming the first such value.
+  /// - Throws: ``SnapshotFormatError/Code/invalidField`` naming the first such value.
   public func check() throws(SnapshotFormatError) {
     guard metadata.routeSchemaVersion >= 1 else {
       throw .invalidField(

@@ -10,8 +10,11 @@ import Foundation
 /// names (`Swift.Int`, …, `Foundation.UUID`).
 ///
 /// ```swift
-/// var registry = RouteRegistry(schemaVersion: 2)
-/// try registry.register(Destination.self, aliases: ["MyApp.Route"])
+/// static let registry = RouteRegistry(schemaVersion: 2)
+///   .registering(Destination.self, aliases: ["MyApp.Route"])
+///
+/// // In the app's tests, once:
+/// try Navigation.registry.check()
 /// ```
 public struct RouteRegistry: Sendable {
   /// The app's route-schema version; snapshots record it through
@@ -26,16 +29,22 @@ public struct RouteRegistry: Sendable {
   /// `Swift.Bool`, `Swift.Double`, `Foundation.UUID`).
   public init(schemaVersion: Int = 1) {
     self.schemaVersion = max(1, schemaVersion)
-    // Registering distinct built-in names into an empty registry cannot fail.
-    try? register(Int.self, tag: "Swift.Int")
-    try? register(String.self, tag: "Swift.String")
-    try? register(Bool.self, tag: "Swift.Bool")
-    try? register(Double.self, tag: "Swift.Double")
+    // Registering distinct built-in names into an empty registry records no problem.
+    register(Int.self, tag: "Swift.Int")
+    register(String.self, tag: "Swift.String")
+    register(Bool.self, tag: "Swift.Bool")
+    register(Double.self, tag: "Swift.Double")
     // Recent Foundations define UUID in FoundationEssentials, and _typeName says so.
-    try? register(UUID.self, tag: "Foundation.UUID", aliases: ["FoundationEssentials.UUID"])
+    register(UUID.self, tag: "Foundation.UUID", aliases: ["FoundationEssentials.UUID"])
   }
 
   /// Registers a route type.
+  ///
+  /// Registering never throws: a mistake (the type, the tag or an alias already registered, an
+  /// empty name, a version below 1, a migration starting outside `1..<version` or twice) is a
+  /// programming error, recorded in ``problems`` with the registry otherwise unchanged, so the
+  /// first registration of a name or type wins. Call ``check()`` once in a test of the app to
+  /// fail on it.
   ///
   /// - Parameters:
   ///   - type: The type. Its synthesized or hand-written `Codable` conformance defines the payload.
@@ -50,9 +59,6 @@ public struct RouteRegistry: Sendable {
   ///   - migrations: How stored values of older versions become values of `version`: at most one
   ///     ``RouteMigration`` per starting version, each below `version`. ``RouteMigrationStep/renameTag(from:)``
   ///     steps add their old names to the aliases.
-  /// - Throws: ``RouteRegistryError`` when the type, the tag or an alias is already registered, a
-  ///   name is empty, the version is below 1, or a migration starts outside `1..<version` or twice.
-  ///   The registry is unchanged then.
   public mutating func register<Route: RestorableRoute>(
     _ type: Route.Type,
     tag: String? = nil,
@@ -60,6 +66,55 @@ public struct RouteRegistry: Sendable {
     aliases: [String] = [],
     migrations: [RouteMigration] = [],
     examples: [Route] = []
+  ) {
+    do {
+      try add(
+        type, tag: tag, version: version, aliases: aliases, migrations: migrations,
+        examples: examples)
+    } catch {
+      problems.append(error)
+    }
+  }
+
+  /// A copy of the registry with one more type registered; see
+  /// ``register(_:tag:version:aliases:migrations:examples:)``. A mistake is recorded in the copy's
+  /// ``problems``.
+  public func registering<Route: RestorableRoute>(
+    _ type: Route.Type,
+    tag: String? = nil,
+    version: Int = 1,
+    aliases: [String] = [],
+    migrations: [RouteMigration] = [],
+    examples: [Route] = []
+  ) -> RouteRegistry {
+    var copy = self
+    copy.register(
+      type, tag: tag, version: version, aliases: aliases, migrations: migrations, examples: examples
+    )
+    return copy
+  }
+
+  /// The registration mistakes made so far, in the order they were made; empty for a registry
+  /// built right. Each mistaken registration was ignored.
+  public private(set) var problems: [RouteRegistryError] = []
+
+  /// Throws the first registration mistake, if any: call it once in a test of the app
+  /// (`try Navigation.registry.check()`), so that a duplicate or empty name fails the test suite
+  /// instead of the app.
+  ///
+  /// - Throws: the first of ``problems``; when there are more, its message says how many.
+  public func check() throws(RouteRegistryError) {
+    guard var first = problems.first else { return }
+    if problems.count > 1 {
+      first.message += " (and \(problems.count - 1) more: see RouteRegistry.problems)"
+    }
+    throw first
+  }
+
+  /// Adds a registration, or throws the mistake with the registry unchanged.
+  private mutating func add<Route: RestorableRoute>(
+    _ type: Route.Type, tag: String?, version: Int, aliases: [String],
+    migrations: [RouteMigration], examples: [Route]
   ) throws(RouteRegistryError) {
     let tag = tag ?? _typeName(type, qualified: true)
     let typeName = _typeName(type, qualified: true)
@@ -90,23 +145,6 @@ public struct RouteRegistry: Sendable {
     tagsByType[ObjectIdentifier(type)] = tag
   }
 
-  /// A copy of the registry with one more type registered; see
-  /// ``register(_:tag:version:aliases:migrations:examples:)``.
-  public func registering<Route: RestorableRoute>(
-    _ type: Route.Type,
-    tag: String? = nil,
-    version: Int = 1,
-    aliases: [String] = [],
-    migrations: [RouteMigration] = [],
-    examples: [Route] = []
-  ) throws(RouteRegistryError) -> RouteRegistry {
-    var copy = self
-    try copy.register(
-      type, tag: tag, version: version, aliases: aliases, migrations: migrations, examples: examples
-    )
-    return copy
-  }
-
   /// The canonical tag for a stored name (a tag or an alias), or `nil` when nothing is registered
   /// under it.
   public func tag(resolving name: String) -> String? { names[name] }
@@ -127,8 +165,8 @@ public struct RouteRegistry: Sendable {
   /// keys differently from one call to the next), so that saving an unchanged scene can be detected.
   /// The JSON decodes exactly as SwiftUI's own encoding of the value does.
   ///
-  /// - Throws: ``RouteRegistryError/unregisteredType(_:)`` when the value's dynamic type is not
-  ///   registered, ``RouteRegistryError/encodingFailed(tag:_:)`` when `JSONEncoder` refuses it.
+  /// - Throws: ``RouteRegistryError/Code/unregisteredType`` when the value's dynamic type is not
+  ///   registered, ``RouteRegistryError/Code/encodingFailed`` when `JSONEncoder` refuses it.
   public func record(for value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
     let type = Swift.type(of: value)
     guard let tag = tagsByType[ObjectIdentifier(type)], let entry = entries[tag] else {
@@ -141,7 +179,7 @@ public struct RouteRegistry: Sendable {
       return RouteRecord(
         tag: tag, json: String(decoding: data, as: UTF8.self), version: entry.version)
     } catch {
-      throw .encodingFailed(tag: tag, String(describing: error))
+      throw .encodingFailed(tag: tag, error)
     }
   }
 

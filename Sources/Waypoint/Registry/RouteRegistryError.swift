@@ -1,37 +1,93 @@
-/// A mistake in how an app registers or saves its route types. These are programming errors that a
-/// test of the app's registry finds at once; they never depend on stored data.
-public enum RouteRegistryError: Error, Hashable, Sendable {
-  /// A tag or alias is already taken by another registration (`existingTag` is the registration's
-  /// canonical tag).
-  case duplicateName(String, existingTag: String)
-  /// The Swift type was already registered, under `existingTag`.
-  case duplicateType(String, existingTag: String)
-  /// A tag or alias is empty.
-  case emptyName
-  /// A version below 1.
-  case invalidVersion(Int)
-  /// A migration of `tag` starts from a version outside `1..<version`, or two start from the same
-  /// version.
-  case invalidMigration(tag: String, from: Int)
-  /// A value was saved whose type was never registered (the payload is the type's name).
-  case unregisteredType(String)
-  /// `JSONEncoder` refused the value (for example a `Double` that is not finite); the payload is the
-  /// encoder's explanation.
-  case encodingFailed(tag: String, String)
+/// A mistake in how an app registers or saves its route types.
+///
+/// Registration mistakes (``Code/duplicateName``, ``Code/duplicateType``, ``Code/emptyName``,
+/// ``Code/invalidVersion``, ``Code/invalidMigration``) are programming errors that never depend on
+/// stored data: ``RouteRegistry/register(_:tag:version:aliases:migrations:examples:)`` records them
+/// in ``RouteRegistry/problems`` and ``RouteRegistry/check()`` throws them, in one test of the app.
+/// ``RouteRegistry/record(for:)`` throws the two that depend on the value saved
+/// (``Code/unregisteredType``, ``Code/encodingFailed``). Match on ``code``; new codes may be added,
+/// so a `switch` over it needs a `default`.
+public struct RouteRegistryError: Error, Sendable {
+  /// What kind of mistake it is. New codes may be added without breaking a `switch` that has a
+  /// `default`.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    private enum Value: String, Hashable, Sendable {
+      case duplicateName, duplicateType, emptyName, invalidVersion, invalidMigration
+      case unregisteredType, encodingFailed
+    }
+    private let value: Value
+    private init(_ value: Value) { self.value = value }
+
+    /// A tag or alias is already taken by another registration.
+    public static var duplicateName: Code { Code(.duplicateName) }
+    /// The Swift type was already registered.
+    public static var duplicateType: Code { Code(.duplicateType) }
+    /// A tag or alias is empty.
+    public static var emptyName: Code { Code(.emptyName) }
+    /// A version below 1.
+    public static var invalidVersion: Code { Code(.invalidVersion) }
+    /// A migration starts from a version outside `1..<version`, or two start from the same version.
+    public static var invalidMigration: Code { Code(.invalidMigration) }
+    /// A value was saved whose type was never registered.
+    public static var unregisteredType: Code { Code(.unregisteredType) }
+    /// `JSONEncoder` refused the value (for example a `Double` that is not finite).
+    public static var encodingFailed: Code { Code(.encodingFailed) }
+
+    /// The code's name (`duplicateName`).
+    public var description: String { value.rawValue }
+  }
+
+  /// What kind of mistake it is.
+  public var code: Code
+  /// One line for people: the same text as ``description``.
+  public var message: String
+  /// The tag concerned: the registration's tag (for ``Code/duplicateName`` the tag that already
+  /// holds the name), or the type's name for ``Code/unregisteredType``; `nil` for
+  /// ``Code/emptyName`` and ``Code/invalidVersion``.
+  public var tag: String?
+  /// The error that caused this one: `JSONEncoder`'s error for ``Code/encodingFailed``.
+  public var underlying: (any Error & Sendable)?
+
+  init(_ code: Code, _ message: String, tag: String?, underlying: (any Error & Sendable)? = nil) {
+    self.code = code
+    self.message = message
+    self.tag = tag
+    self.underlying = underlying
+  }
+
+  static func duplicateName(_ name: String, existingTag: String) -> Self {
+    Self(.duplicateName, "the name \(name) is already registered for \(existingTag)", tag: existingTag)
+  }
+
+  static func duplicateType(_ type: String, existingTag: String) -> Self {
+    Self(.duplicateType, "the type \(type) is already registered as \(existingTag)", tag: existingTag)
+  }
+
+  static var emptyName: Self { Self(.emptyName, "a route tag or alias cannot be empty", tag: nil) }
+
+  static func invalidVersion(_ version: Int) -> Self {
+    Self(.invalidVersion, "route schema versions start at 1, not \(version)", tag: nil)
+  }
+
+  static func invalidMigration(tag: String, from: Int) -> Self {
+    Self(
+      .invalidMigration,
+      "the migration of \(tag) from version \(from) is outside the tag's versions or given twice",
+      tag: tag)
+  }
+
+  static func unregisteredType(_ type: String) -> Self {
+    Self(.unregisteredType, "the type \(type) is not registered", tag: type)
+  }
+
+  static func encodingFailed(tag: String, _ error: any Error) -> Self {
+    Self(
+      .encodingFailed, "\(tag) could not be encoded: \(error)", tag: tag,
+      underlying: error)
+  }
 }
 
 extension RouteRegistryError: CustomStringConvertible {
   /// One line that names the problem.
-  public var description: String {
-    switch self {
-    case .duplicateName(let name, let tag): "the name \(name) is already registered for \(tag)"
-    case .duplicateType(let type, let tag): "the type \(type) is already registered as \(tag)"
-    case .emptyName: "a route tag or alias cannot be empty"
-    case .invalidVersion(let version): "route schema versions start at 1, not \(version)"
-    case .unregisteredType(let type): "the type \(type) is not registered"
-    case .invalidMigration(let tag, let from):
-      "the migration of \(tag) from version \(from) is outside the tag's versions or given twice"
-    case .encodingFailed(let tag, let why): "\(tag) could not be encoded: \(why)"
-    }
-  }
+  public var description: String { message }
 }

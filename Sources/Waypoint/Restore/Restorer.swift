@@ -182,8 +182,9 @@ public struct Restorer: Sendable {
 
   static func unreadable(_ error: SnapshotFormatError) -> RestoreReport {
     let reason: DropReason =
-      if case .newerFormat(let found, let supported) = error {
-        .newerFormat(found: found, supported: supported)
+      if error.code == .newerFormat {
+        // The same words as DropReason.newerFormat(found:supported:).
+        DropReason(.newerFormat, message: error.message)
       } else {
         .unreadableSnapshot(error)
       }
@@ -195,13 +196,13 @@ public struct Restorer: Sendable {
   /// top of an object, the message names the object's keys: for an enum, the stored case (a case
   /// that was removed or renamed shows up as `keys: order`).
   static func reason(_ error: DecodingError, payload: Data) -> DropReason {
-    let reason = reason(error)
-    guard case .undecodable("", let message) = reason,
+    var reason = reason(error)
+    guard reason.code == .undecodable, reason.codingPath == "",
       let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
       !object.isEmpty
     else { return reason }
-    return .undecodable(
-      codingPath: "", message: "\(message) (keys: \(object.keys.sorted().joined(separator: ", ")))")
+    reason.message += " (keys: \(object.keys.sorted().joined(separator: ", ")))"
+    return reason
   }
 
   static func reason(_ error: DecodingError) -> DropReason {

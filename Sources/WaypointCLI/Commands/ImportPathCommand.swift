@@ -45,7 +45,7 @@ enum ImportPathCommand: WaypointCommand {
     do {
       records = try NavigationPathRepresentation.records(from: data, limits: limits)
     } catch {
-      if case .malformedJSON(let why) = error {
+      if error.code == .malformedJSON, let why = error.detail {
         throw .data("\(InputFile.name(path)): not valid JSON: \(why)")
       }
       throw CLIError(error, in: InputFile.name(path))
@@ -63,7 +63,9 @@ enum ImportPathCommand: WaypointCommand {
         // Nothing else is deleted: the tool says what it saved, and that is all it changes.
         result = try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
       } catch {
-        if case .invalidSnapshot(.tooLarge(let count, let limit)) = error {
+        if let problem = error.underlying as? SnapshotFormatError, problem.code == .tooLarge,
+          let count = problem.byteCount, let limit = problem.limit
+        {
           // The input fit, but with the rest of the scene's latest snapshot the document does not.
           throw .data(
             "\(InputFile.name(path)): the snapshot it makes (stack \(Formatting.printable(stack)) "

@@ -124,7 +124,8 @@ enum RecoverCommand: WaypointCommand {
         return true
       }
     } catch {
-      if case .corrupt(let path, let detail) = error {
+      if error.code == .corrupt, let path = error.path {
+        let detail = error.detail ?? ""
         // Not even the file's header or schema reads: there is nothing to salvage.
         throw .data(
           "\(path): corrupt store: \(CLIError.oneLine(detail)); nothing in it can be read")

@@ -224,7 +224,7 @@ enum RepairCommand: WaypointCommand {
       }
       let validation = manifest.predict(decoded, policy: policy, limits: limits)
       let newer = validation.report.dropped.contains { item in
-        switch item.reason {
+        switch item.reason.code {
         case .newerRouteSchema, .newerRouteVersion: true
         default: false
         }

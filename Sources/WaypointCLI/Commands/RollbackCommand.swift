@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 import WaypointSQLite
 
 /// `waypoint rollback SCENE --to SNAPSHOT_ID`: an earlier snapshot becomes the scene's latest again.
@@ -39,7 +40,7 @@ enum RollbackCommand: WaypointCommand {
       latest = try store.rollback(scene: id, to: target, trimsHistory: false)
     } catch {
       // The snapshot rolled back to cannot be read: say which, as show does.
-      if case .invalidSnapshot(let problem) = error {
+      if let problem = error.underlying as? SnapshotFormatError, error.code == .invalidSnapshot {
         throw CLIError(problem, in: "\(store.path): snapshot \(target)")
       }
       throw CLIError(error, store: store.path)

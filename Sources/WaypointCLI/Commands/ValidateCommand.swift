@@ -113,7 +113,7 @@ enum ValidateCommand: WaypointCommand {
         case .kept: kept += 1
         case .migrated: migrated += 1
         case .dropped(let reason):
-          if case .unreadableSnapshot(let error) = reason, unreadable == nil {
+          if reason.code == .unreadableSnapshot, let error = reason.formatError, unreadable == nil {
             unreadable = error.description
           }
           if unreadable == nil {

@@ -26,18 +26,22 @@ struct CLIError: Error, Hashable, Sendable {
   /// in front of the errors that do not name it themselves.
   init(_ error: StoreError, store: String? = nil) {
     message = error.description
-    switch error {
+    switch error.code {
     case .invalidSnapshot, .invalidSceneID, .snapshotNotFound:
       if let store { message = "\(store): \(message)" }
-    case .corrupt(let path, let detail):
-      message = StoreError.corrupt(path: path, detail: Self.oneLine(detail)).description
+    case .corrupt:
+      let detail = error.detail ?? ""
+      var oneLine = error
+      oneLine.message = "corrupt store: \(Self.oneLine(detail))"
+      message = oneLine.description
       // A file that is not SQLite at all has nothing to salvage.
       if detail != "file is not a database" { message += "; " + Self.corruptHint }
     default:
       break
     }
+    let sqlite = error.underlying as? SQLiteError
     exitCode =
-      switch error {
+      switch error.code {
       case .cannotOpen: .noInput
       case .notAWaypointStore, .newerSchema, .corrupt, .invalidSnapshot, .invalidSceneID,
         .snapshotNotFound:
@@ -45,16 +49,18 @@ struct CLIError: Error, Hashable, Sendable {
       // The store reopened the file now at the path: running the command again works.
       case .busy, .replaced: .busy
       case .diskFull, .readOnly, .ioError: .ioError
-      case .sqlite(_, let sqlite):
-        switch sqlite.code {
+      case .sqlite:
+        switch sqlite?.code {
         case .busy, .locked: .busy
         // The file passed for a Waypoint store but its tables are not what Waypoint wrote (a
         // planted view in place of a table, a missing column): bad data, not a failing disk.
         case .error, .constraint, .tooBig, .corrupt, .notADatabase: .dataError
         default: .ioError
         }
+      // A code added to the store later: a failure to read or write the file.
+      default: .ioError
       }
-    if case .sqlite(let path, let sqlite) = error {
+    if error.code == .sqlite, let sqlite, let path = error.path {
       // SQLite's own words, without the statement that failed, which means nothing to users.
       message =
         exitCode == .dataError

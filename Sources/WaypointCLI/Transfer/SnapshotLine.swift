@@ -61,7 +61,7 @@ enum SnapshotLine {
     do {
       value = try JSONValue(parsing: text, limits: lineLimits)
     } catch {
-      if case .malformedJSON = error {
+      if error.code == .malformedJSON {
         // One line of a file: the column says where, the line number is the caller's.
         let problem = JSONSyntax.firstProblem(in: line)
         throw Problem(

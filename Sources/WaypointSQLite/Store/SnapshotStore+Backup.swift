@@ -12,7 +12,7 @@ extension SnapshotStore {
   /// always a complete backup: a process killed mid-copy leaves only the private folder
   /// (`.<name>.incomplete-XXXXXX`), and a link planted at `path` receives nothing.
   ///
-  /// - Throws: ``StoreError``: ``StoreError/cannotOpen(path:detail:)`` when anything stands at
+  /// - Throws: ``StoreError``: ``StoreError/Code/cannotOpen`` when anything stands at
   ///   `path` (a file, a folder, a symbolic link, even a dangling one: it is never overwritten or
   ///   followed), otherwise the error SQLite or the system reports for the copy (disk full,
   ///   read-only folder, a file system without hard links, …). Nothing is left at `path` then.

@@ -74,9 +74,9 @@ extension SnapshotStore {
   ///
   /// - Returns: the id of the scene's latest snapshot afterwards: the copy's, or, when the copy equals
   ///   the latest snapshot (rolling back to the latest), that snapshot's.
-  /// - Throws: ``StoreError/snapshotNotFound(scene:id:)`` when the id is not one of the scene's
+  /// - Throws: ``StoreError/Code/snapshotNotFound`` when the id is not one of the scene's
   ///   (scene ids compared as bytes, ``SceneID/same(_:_:)``: "café" in NFC and in NFD are two
-  ///   scenes); ``StoreError/invalidSnapshot(_:)`` when its document cannot be read (over the size
+  ///   scenes); ``StoreError/Code/invalidSnapshot`` when its document cannot be read (over the size
   ///   limit, which is checked before the document is read; a newer format; damaged); otherwise as
   ///   ``save(_:scene:)``.
   @discardableResult

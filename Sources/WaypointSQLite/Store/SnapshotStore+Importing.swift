@@ -23,8 +23,8 @@ public struct SnapshotImporter {
   /// latest snapshot and never trims the scene's history: the store holds what was imported.
   ///
   /// - Returns: the new snapshot's id.
-  /// - Throws: ``StoreError/invalidSceneID(_:reason:)`` for an id that ``SceneID`` refuses;
-  ///   ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
+  /// - Throws: ``StoreError/Code/invalidSceneID`` for an id that ``SceneID`` refuses;
+  ///   ``StoreError/Code/invalidSnapshot`` for a snapshot that fails
   ///   ``SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
   ///   The whole import is then rolled back.
   @discardableResult

@@ -11,12 +11,12 @@ extension SnapshotStore {
   ///
   /// - Parameter scene: On iOS, `UISceneSession.persistentIdentifier`; any string that
   ///   ``SceneID`` accepts.
-  /// - Throws: ``StoreError``: ``StoreError/invalidSceneID(_:reason:)`` for an id that
-  ///   ``SceneID`` refuses, ``StoreError/invalidSnapshot(_:)`` for a document over
-  ///   ``InputLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/check()``, ``StoreError/busy(path:)`` when another process held
-  ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
-  ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
-  ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
+  /// - Throws: ``StoreError``: ``StoreError/Code/invalidSceneID`` for an id that
+  ///   ``SceneID`` refuses, ``StoreError/Code/invalidSnapshot`` for a document over
+  ///   ``InputLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/check()``, ``StoreError/Code/busy`` when another process held
+  ///   the lock past the busy timeout, ``StoreError/Code/diskFull``,
+  ///   ``StoreError/Code/readOnly``, ``StoreError/Code/ioError``,
+  ///   ``StoreError/Code/corrupt``. Nothing is written when it throws.
   @discardableResult
   public func save(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) -> SaveResult {
     // A scene's latest snapshot can never be negative: the condition always holds.

@@ -22,9 +22,9 @@ import Waypoint
 ///
 /// Bad files: a directory at the path, a missing folder or a read-only location throw
 /// ``StoreError`` from `init`; another application's database throws
-/// ``StoreError/notAWaypointStore(path:)`` and is not touched; a corrupt file or one that is not a
+/// ``StoreError/Code/notAWaypointStore`` and is not touched; a corrupt file or one that is not a
 /// database is moved aside and replaced by a fresh store (see ``recovery``); a file from a newer
-/// Waypoint throws ``StoreError/newerSchema(path:found:supported:)`` and is not modified.
+/// Waypoint throws ``StoreError/Code/newerSchema`` and is not modified.
 public final class SnapshotStore: @unchecked Sendable {
   /// Whether the store may write.
   public enum Access: Hashable, Sendable {
@@ -89,10 +89,11 @@ public final class SnapshotStore: @unchecked Sendable {
     let opened: (Database, Int)
     do {
       opened = try Self.open(path, configuration, access, migrations, faults)
-    } catch .corrupt(_, let detail) where access == .readWrite && configuration.recoversCorruptFiles
+    } catch where error.code == .corrupt && access == .readWrite
+      && configuration.recoversCorruptFiles
     {
       let movedTo = try StoreFile.moveAside(path)
-      recovery = StoreRecovery(movedTo: movedTo, cause: detail)
+      recovery = StoreRecovery(movedTo: movedTo, cause: error.detail ?? error.message)
       opened = try Self.open(path, configuration, access, migrations, faults)
     }
     (database, schemaVersion) = opened
@@ -109,7 +110,7 @@ public final class SnapshotStore: @unchecked Sendable {
   ) throws(StoreError) -> (Database, Int) {
     do {
       return try open(path, configuration, access, migrations, faults, immutable: false)
-    } catch .readOnly(_, _) where access == .readOnly && immutableReadable(path) {
+    } catch where error.code == .readOnly && access == .readOnly && immutableReadable(path) {
       return try open(path, configuration, access, migrations, faults, immutable: true)
     }
   }
@@ -224,8 +225,8 @@ public final class SnapshotStore: @unchecked Sendable {
   /// created in place: a `-journal`, `-wal` or `-shm` file beside it shows another connection at
   /// work. Returns once the file holds a Waypoint schema.
   ///
-  /// - Throws: ``StoreError/busy(path:)`` when it is still being created at the deadline;
-  ///   ``StoreError/notAWaypointStore(path:)`` for an empty file nobody is working on.
+  /// - Throws: ``StoreError/Code/busy`` when it is still being created at the deadline;
+  ///   ``StoreError/Code/notAWaypointStore`` for an empty file nobody is working on.
   static func waitWhileInitialized(_ db: Database, path: String, timeout: Duration)
     throws
   {
@@ -286,7 +287,7 @@ public final class SnapshotStore: @unchecked Sendable {
   /// Before a write: when the open file was deleted or replaced since it was opened
   /// (`SQLITE_FCNTL_HAS_MOVED`: the path no longer leads to the same inode), the write would land in
   /// a file nobody will ever open again. Reopens the path (creating a fresh store where the file was
-  /// deleted) and throws ``StoreError/replaced(path:)``, so that the caller knows this write did
+  /// deleted) and throws ``StoreError/Code/replaced``, so that the caller knows this write did
   /// not happen and the next one goes to the file now at the path.
   private func reopenIfMoved() throws(StoreError) {
     lock.lock()

@@ -15,7 +15,7 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// How hard a commit waits for the disk. Default ``Durability/normal``.
   public var durability: Durability
   /// How long a connection waits for another one's lock before giving up with
-  /// ``StoreError/busy(path:)``. Default 5 seconds.
+  /// ``StoreError/Code/busy``. Default 5 seconds.
   public var busyTimeout: Duration
   /// How many snapshots each scene keeps (quarantined ones are not counted and not removed by
   /// saving). Default 5; values below 1 are taken as 1.

@@ -32,8 +32,8 @@ indirect enum JSONNode: Hashable, Sendable {
 
   /// The payload's structure as `JSONDecoder` scans it, after checking `limits`.
   ///
-  /// - Throws: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
-  ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` or ``SnapshotFormatError/malformedJSON(_:)``
+  /// - Throws: ``SnapshotFormatError/Code/tooLarge``,
+  ///   ``SnapshotFormatError/Code/nestingTooDeep`` or ``SnapshotFormatError/Code/malformedJSON``
   ///   for what `JSONDecoder` refuses before any type reads the payload.
   init(parsing text: String, limits: InputLimits) throws(SnapshotFormatError) {
     let bytes = Array(text.utf8)
