@@ -22,7 +22,7 @@ struct HistoryKeptTests {
     do {
       // An app that keeps a long history; the tool opens the store with the default retention, 5.
       let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 100))
-      let v1 = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
+      let v1 = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
       for scene in 0..<scenes {
         for index in 0..<perScene {
           let route = try v1.record(for: DemoApp.V1.Route.order(id: 42))
@@ -37,7 +37,7 @@ struct HistoryKeptTests {
       }
     }
     let manifest = directory.path("routes.json")
-    try RouteManifest(registry: try DemoApp.V3.registry()).encoded().write(
+    try RouteManifest(registry: DemoApp.V3.registry()).encoded().write(
       to: URL(fileURLWithPath: manifest))
     return (path, manifest)
   }

@@ -156,7 +156,7 @@ struct ManifestCommandTests {
     #expect(snapshot.sheet == nil)
 
     // The app's own restore agrees with what repair wrote.
-    let restorer = Restorer(registry: try DemoApp.V3.registry())
+    let restorer = Restorer(registry: DemoApp.V3.registry())
     let restored = repaired.restore(scene: "iphone-window", with: restorer)
     #expect(restored.snapshotID == 4)
     #expect(restored.report.outcome == .restored)
@@ -221,7 +221,7 @@ struct ManifestCommandTests {
   func manyScenes() throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
-    let registry = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
+    let registry = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
     for index in 0..<1500 {
       try store.save(
         SceneSnapshot(
@@ -232,7 +232,7 @@ struct ManifestCommandTests {
         scene: "scene-\(index)")
     }
     let manifestPath = directory.path("routes.json")
-    try RouteManifest(registry: try DemoApp.V3.registry()).encoded().write(
+    try RouteManifest(registry: DemoApp.V3.registry()).encoded().write(
       to: URL(fileURLWithPath: manifestPath))
     let result = run(["--db", path, "--json", "validate", "--manifest", manifestPath])
     #expect(result.status == 0)
@@ -245,7 +245,7 @@ struct ManifestCommandTests {
   func repairInBatches() throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
-    let registry = try RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
+    let registry = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
     let count = RepairCommand.batchSize + 44
     for index in 0..<count {
       try store.save(
@@ -255,7 +255,7 @@ struct ManifestCommandTests {
         scene: "scene-\(index)")
     }
     let manifestPath = directory.path("routes.json")
-    try RouteManifest(registry: try DemoApp.V3.registry()).encoded().write(
+    try RouteManifest(registry: DemoApp.V3.registry()).encoded().write(
       to: URL(fileURLWithPath: manifestPath))
     let result = run(["--db", path, "--json", "repair", "--manifest", manifestPath])
     #expect(result.status == 0)

@@ -102,9 +102,11 @@ struct SceneIDCommandTests {
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings]), scene: "café")
     let other = try store.save(try stackSnapshot([.product(id: 9)]), scene: "cafe\u{301}")
-    #expect(throws: StoreError.snapshotNotFound(scene: "café", id: other.snapshotID)) {
+    let error = #expect(throws: StoreError.self) {
       try store.rollback(scene: "café", to: other.snapshotID)
     }
+    #expect(error?.code == .snapshotNotFound)
+    #expect(error?.description == "no snapshot \(other.snapshotID) in scene café")
     let result = run(["--db", path, "rollback", "café", "--to", "\(other.snapshotID)"])
     #expect(result.status == 65)
     #expect(result.err == "waypoint rollback: \(path): no snapshot 2 in scene café")

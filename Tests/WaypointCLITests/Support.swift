@@ -92,8 +92,8 @@ enum Tab: String, Codable, Hashable, Sendable { case shop, orders }
 
 let registry: RouteRegistry = {
   var registry = RouteRegistry(schemaVersion: 1)
-  try? registry.register(Route.self, tag: "Shop.Route")
-  try? registry.register(Tab.self, tag: "Shop.Tab")
+  registry.register(Route.self, tag: "Shop.Route")
+  registry.register(Tab.self, tag: "Shop.Tab")
   return registry
 }()
 

@@ -92,14 +92,12 @@ struct BadFileTests {
       _ = try SnapshotStore(
         path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
     } throws: { error in
-      if case .corrupt(path, _) = error as? StoreError { return true }
-      return false
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
     }
     #expect {
       _ = try SnapshotStore(path: path, access: .readOnly)
     } throws: { error in
-      if case .corrupt(path, _) = error as? StoreError { return true }
-      return false
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x42, count: 8192))
   }
@@ -114,8 +112,8 @@ struct BadFileTests {
     let path = directory.path()
     #expect(rawExecute(path, sql) == SQLITE_OK)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(throws: StoreError.notAWaypointStore(path: path)) { _ = try SnapshotStore(path: path) }
-    #expect(throws: StoreError.notAWaypointStore(path: path)) {
+    expectStoreError(.notAWaypointStore(path: path)) { _ = try SnapshotStore(path: path) }
+    expectStoreError(.notAWaypointStore(path: path)) {
       _ = try SnapshotStore(path: path, access: .readOnly)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
@@ -128,8 +126,9 @@ struct BadFileTests {
     #expect {
       _ = try SnapshotStore(path: path)
     } throws: { error in
-      guard case .cannotOpen(path, let detail) = error as? StoreError else { return false }
-      return detail.contains("directory")
+      guard let error = error as? StoreError, error.code == .cannotOpen, error.path == path
+      else { return false }
+      return error.detail?.contains("directory") == true
     }
   }
 
@@ -139,11 +138,10 @@ struct BadFileTests {
     #expect {
       _ = try SnapshotStore(path: inMissingFolder)
     } throws: { error in
-      if case .cannotOpen(inMissingFolder, _) = error as? StoreError { return true }
-      return false
+      (error as? StoreError)?.code == .cannotOpen && (error as? StoreError)?.path == inMissingFolder
     }
     let missingFile = directory.path("absent.sqlite")
-    #expect(throws: StoreError.cannotOpen(path: missingFile, detail: "no such file")) {
+    expectStoreError(.cannotOpen(path: missingFile, detail: "no such file")) {
       _ = try SnapshotStore(path: missingFile, access: .readOnly)
     }
     #expect(!FileManager.default.fileExists(atPath: missingFile))
@@ -170,7 +168,8 @@ struct BadFileTests {
         break
       }
     }
-    #expect(failure == .diskFull(path: store.path))
+    #expect(failure?.code == .diskFull)
+    #expect(failure?.path == store.path)
     #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
   }
 
@@ -194,18 +193,16 @@ struct BadFileTests {
     ]
     for (fault, expected) in cases {
       store.injectFaults(fault)
-      #expect(throws: expected) { try store.save(try snapshot([.settings]), scene: "A") }
+      expectStoreError(expected) { try store.save(try snapshot([.settings]), scene: "A") }
       // The write path fails, so restore reads without recording.
       #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     }
     store.injectFaults(.fail(.step, matching: "SELECT", with: .corrupt))
     let restored = store.restore(scene: "A", with: restorer)
     #expect(restored.report.outcome == .root)
-    guard case .storeUnavailable(let why) = restored.report.dropped.first?.reason else {
-      Issue.record("expected storeUnavailable, got \(restored.report)")
-      return
-    }
-    #expect(why.contains("corrupt store"))
+    let reason = try #require(restored.report.dropped.first?.reason)
+    #expect(reason.code == .storeUnavailable)
+    #expect(reason.description.hasPrefix("store unavailable: \(store.path): corrupt store"))
     store.injectFaults(nil)
     #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.history(scene: "A").count == 1)
@@ -220,8 +217,7 @@ struct BadFileTests {
         migrations: SchemaMigration.all,
         faults: .fail(.open, with: .cannotOpen))
     } throws: { error in
-      if case .cannotOpen(path, _) = error as? StoreError { return true }
-      return false
+      (error as? StoreError)?.code == .cannotOpen && (error as? StoreError)?.path == path
     }
   }
 }

@@ -62,19 +62,15 @@ struct CheckTests {
     let text = directory.path("text.sqlite")
     try Data(String(repeating: "not a database\n", count: 100).utf8).write(
       to: URL(fileURLWithPath: text))
-    #expect {
-      try SnapshotStore.check(path: text)
-    } throws: { error in
-      guard case .corrupt(let path, _) = error as? StoreError else { return false }
-      return path == text
-    }
+    let corrupt = #expect(throws: StoreError.self) { try SnapshotStore.check(path: text) }
+    #expect(corrupt?.code == .corrupt)
+    #expect(corrupt?.path == text)
     let foreign = directory.path("foreign.sqlite")
     #expect(rawExecute(foreign, "CREATE TABLE notes (body TEXT)") == 0)
-    #expect(throws: StoreError.notAWaypointStore(path: foreign)) {
+    expectStoreError(.notAWaypointStore(path: foreign)) {
       try SnapshotStore.check(path: foreign)
     }
-    #expect(throws: StoreError.cannotOpen(path: directory.path("missing"), detail: "no such file"))
-    {
+    expectStoreError(.cannotOpen(path: directory.path("missing"), detail: "no such file")) {
       try SnapshotStore.check(path: directory.path("missing"))
     }
   }

@@ -71,7 +71,8 @@ struct DiskFullTests {
         break
       }
     }
-    #expect(failure == .diskFull(path: path))
+    #expect(failure?.code == .diskFull)
+    #expect(failure?.path == path)
     #expect(saved.count > 10)
     // The connection is still usable, and reads see every save that returned.
     #expect(Set(try store.history(scene: "A").map(\.id)) == Set(saved))
@@ -89,7 +90,7 @@ struct DiskFullTests {
     while (try? filler.write(contentsOf: Data(repeating: 0, count: 64 << 10))) != nil {}
     try? filler.close()
     let path = disk.path + "/store.sqlite"
-    #expect(throws: StoreError.diskFull(path: path)) { _ = try SnapshotStore(path: path) }
+    expectStoreError(.diskFull(path: path)) { _ = try SnapshotStore(path: path) }
     let names = try FileManager.default.contentsOfDirectory(atPath: disk.path)
     #expect(names == ["filler"], "\(names)")
   }

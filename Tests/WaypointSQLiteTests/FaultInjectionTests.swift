@@ -87,7 +87,7 @@ struct FaultInjectionTests {
         if call == .exec && sql == "ROLLBACK" { return ResultCode.ioError.rawValue }
         return nil
       })
-    #expect(throws: StoreError.diskFull(path: store.path)) {
+    expectStoreError(.diskFull(path: store.path)) {
       try store.save(try snapshot([.settings]), scene: "A")
     }
     #expect(store.database.isInTransaction)

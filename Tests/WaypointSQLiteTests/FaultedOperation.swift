@@ -219,8 +219,9 @@ enum FaultedOperation: String, CaseIterable, CustomStringConvertible, Sendable {
         #expect(text == baseline.answer, "\(label): answered \(text)")
       case .failure(let error):
         #expect(!error.description.isEmpty)
-        if case .sqlite(_, let sqlite) = error {
-          #expect(sqlite.code != .ok, "\(label): \(error)")
+        if error.code == .sqlite {
+          let sqlite = error.underlying as? SQLiteError
+          #expect(sqlite != nil && sqlite?.code != .ok, "\(label): \(error)")
         }
       }
       if self == .backup {

@@ -50,7 +50,7 @@ struct ProcessTests {
     }
     #expect(readLines(output) { $0.contains("locked") }.contains("locked"))
     let started = Date()
-    #expect(throws: StoreError.busy(path: path)) {
+    expectStoreError(.busy(path: path)) {
       try store.save(try snapshot([.settings]), scene: "A")
     }
     let waited = Date().timeIntervalSince(started)

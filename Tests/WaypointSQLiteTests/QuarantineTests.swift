@@ -38,7 +38,7 @@ struct QuarantineTests {
     #expect(store.restore(scene: "A", with: restorer).report.outcome == .root)
     #expect(try store.snapshot(id: id)?.info.quarantine?.kind == .unrestorable)
     struct Removed: Codable, Hashable, Sendable {}
-    let later = Restorer(registry: try registry.registering(Removed.self, tag: "Removed.Type"))
+    let later = Restorer(registry: registry.registering(Removed.self, tag: "Removed.Type"))
     let restored = store.restore(scene: "A", with: later)
     #expect(restored.snapshotID == id)
     #expect(restored.recorded)

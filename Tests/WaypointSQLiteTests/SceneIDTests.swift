@@ -18,8 +18,7 @@ struct SceneIDTests {
     #expect {
       try store.save(try snapshot([.home]), scene: id)
     } throws: { error in
-      guard case .invalidSceneID(let stored, _) = error as? StoreError else { return false }
-      return stored == id
+      (error as? StoreError)?.code == .invalidSceneID && (error as? StoreError)?.scene == id
     }
     #expect(try store.statistics().snapshotCount == 0)
   }

@@ -245,9 +245,8 @@ struct SchemaTests {
     _ = try SnapshotStore(
       path: path, configuration: StoreConfiguration(), access: .readWrite, migrations: newer)
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(
-      throws: StoreError.newerSchema(
-        path: path, found: newer.count, supported: SchemaMigration.all.count)
+    expectStoreError(
+      .newerSchema(path: path, found: newer.count, supported: SchemaMigration.all.count)
     ) {
       _ = try SnapshotStore(path: path, access: access)
     }

@@ -68,7 +68,7 @@ struct StoreDefectTests {
     #expect(nfc == nfd)
     try store.save(try snapshot([.home]), scene: nfc)
     let other = try store.save(try snapshot([.settings]), scene: nfd).snapshotID
-    #expect(throws: StoreError.snapshotNotFound(scene: nfc, id: other)) {
+    expectStoreError(.snapshotNotFound(scene: nfc, id: other)) {
       try store.rollback(scene: nfc, to: other)
     }
     #expect(try store.restore(scene: nfc, with: restorer).scene.routes(Route.self) == [.home])
@@ -102,7 +102,7 @@ struct StoreDefectTests {
   func oversizedRollback() throws {
     let path = try oversizedStore()
     let store = try SnapshotStore(path: path)
-    #expect(throws: StoreError.invalidSnapshot(.tooLarge(byteCount: 3 << 20, limit: 1 << 20))) {
+    expectStoreError(.invalidSnapshot(.tooLarge(byteCount: 3 << 20, limit: 1 << 20))) {
       try store.rollback(scene: "A", to: 1)
     }
     let stored = try #require(try store.snapshot(id: 1))
@@ -228,7 +228,7 @@ struct StoreDefectTests {
     let store = try SnapshotStore(path: path)
     try store.save(try snapshot([.home]), scene: "A")
     for suffix in suffixes { unlink(path + suffix) }
-    #expect(throws: StoreError.replaced(path: path)) {
+    expectStoreError(.replaced(path: path)) {
       try store.save(try snapshot([.settings]), scene: "A")
     }
     try store.save(try snapshot([.item(id: 7)]), scene: "A")
@@ -250,7 +250,7 @@ struct StoreDefectTests {
       try source.backup(to: other)
     }
     #expect(rename(other, path) == 0)
-    #expect(throws: StoreError.replaced(path: path)) {
+    expectStoreError(.replaced(path: path)) {
       try store.save(try snapshot([.item(id: 1)]), scene: "A")
     }
     try store.save(try snapshot([.item(id: 2)]), scene: "A")
@@ -275,10 +275,10 @@ struct StoreDefectTests {
     }
     #expect(readLines(output) { $0.contains("locked") }.contains("locked"))
     let configuration = StoreConfiguration(busyTimeout: .milliseconds(300))
-    #expect(throws: StoreError.busy(path: path)) {
+    expectStoreError(.busy(path: path)) {
       _ = try SnapshotStore(path: path, configuration: configuration, access: .readOnly)
     }
-    #expect(throws: StoreError.busy(path: path)) {
+    expectStoreError(.busy(path: path)) {
       _ = try SnapshotStore.check(path: path, configuration: configuration)
     }
   }
@@ -287,7 +287,7 @@ struct StoreDefectTests {
   func emptyFile() throws {
     let path = directory.path()
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-    #expect(throws: StoreError.notAWaypointStore(path: path)) {
+    expectStoreError(.notAWaypointStore(path: path)) {
       _ = try SnapshotStore(path: path, access: .readOnly)
     }
   }
@@ -295,7 +295,7 @@ struct StoreDefectTests {
   @Test("a new store appears at its path only complete: a failed creation leaves no file")
   func failedCreation() throws {
     let path = directory.path()
-    #expect(throws: StoreError.diskFull(path: path)) {
+    expectStoreError(.diskFull(path: path)) {
       _ = try SnapshotStore(
         path: path, configuration: StoreConfiguration(), access: .readWrite,
         migrations: SchemaMigration.all, faults: .fail(.exec, matching: "CREATE", with: .full))

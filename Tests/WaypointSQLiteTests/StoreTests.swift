@@ -88,10 +88,10 @@ struct StoreTests {
     #expect(copy > first)
     #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
     #expect(try store.history(scene: "A").count == 3)
-    #expect(throws: StoreError.snapshotNotFound(scene: "B", id: first)) {
+    expectStoreError(.snapshotNotFound(scene: "B", id: first)) {
       try store.rollback(scene: "B", to: first)
     }
-    #expect(throws: StoreError.snapshotNotFound(scene: "A", id: 999)) {
+    expectStoreError(.snapshotNotFound(scene: "A", id: 999)) {
       try store.rollback(scene: "A", to: 999)
     }
   }
@@ -154,8 +154,8 @@ struct StoreTests {
     let store = try SnapshotStore(path: directory.path())
     var bad = try snapshot([.home])
     bad.metadata.routeSchemaVersion = version
-    #expect(
-      throws: StoreError.invalidSnapshot(
+    expectStoreError(
+      .invalidSnapshot(
         .invalidField("routeSchemaVersion", reason: "\(version) is not a schema version"))
     ) {
       try store.save(bad, scene: "A")
@@ -165,8 +165,8 @@ struct StoreTests {
       stacks: [
         "main": [RouteRecord(tag: "Test.Route", json: "{}", version: version)]
       ])
-    #expect(
-      throws: StoreError.invalidSnapshot(
+    expectStoreError(
+      .invalidSnapshot(
         .invalidField("stacks.main[0].version", reason: "\(version) is not a route version"))
     ) {
       try store.save(badRoute, scene: "A")
@@ -208,12 +208,11 @@ struct StoreTests {
       path: directory.path(),
       configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: 200)))
     let big = try snapshot(Array(repeating: Route.settings, count: 20))
-    #expect {
-      try store.save(big, scene: "A")
-    } throws: { error in
-      if case .invalidSnapshot(.tooLarge(_, 200)) = error as? StoreError { return true }
-      return false
-    }
+    let error = #expect(throws: StoreError.self) { try store.save(big, scene: "A") }
+    #expect(error?.code == .invalidSnapshot)
+    let cause = error?.underlying as? SnapshotFormatError
+    #expect(cause?.code == .tooLarge)
+    #expect(cause?.limit == 200)
     #expect(try store.history(scene: "A").isEmpty)
   }
 
@@ -245,11 +244,9 @@ struct StoreTests {
       #expect(reader.restore(scene: "A", with: restorer).report.outcome == .restored)
     }
     #expect(try reader.history(scene: "A").first?.unconfirmedRestores == 0)
-    #expect {
+    let error = #expect(throws: StoreError.self) {
       try reader.save(try snapshot([.settings]), scene: "A")
-    } throws: { error in
-      if case .readOnly = error as? StoreError { return true }
-      return false
     }
+    #expect(error?.code == .readOnly)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Waypoint
 
 @testable import WaypointSQLite
@@ -24,7 +25,7 @@ enum Route: Codable, Hashable, Sendable {
 
 let registry: RouteRegistry = {
   var registry = RouteRegistry(schemaVersion: 1)
-  try? registry.register(Route.self, tag: "Test.Route")
+  registry.register(Route.self, tag: "Test.Route")
   return registry
 }()
 
@@ -82,4 +83,15 @@ func readLines(_ handle: FileHandle, until predicate: ([String]) -> Bool) -> [St
     }
   }
   return lines
+}
+
+/// Expects `body` to throw a ``StoreError`` with the code, path and text of `expected`.
+func expectStoreError<T>(
+  _ expected: StoreError, sourceLocation: SourceLocation = #_sourceLocation,
+  _ body: () throws -> T
+) {
+  let error = #expect(throws: StoreError.self, sourceLocation: sourceLocation) { _ = try body() }
+  #expect(error?.code == expected.code, sourceLocation: sourceLocation)
+  #expect(error?.path == expected.path, sourceLocation: sourceLocation)
+  #expect(error?.description == expected.description, sourceLocation: sourceLocation)
 }

@@ -25,7 +25,7 @@ struct SnapshotFixtureTests {
 
   @Test("a NavigationPath fixture restores into the named stack")
   func navigationPathFixture() throws {
-    let registry = try RouteRegistry().registering(Route.self, tag: "App.Route")
+    let registry = RouteRegistry().registering(Route.self, tag: "App.Route")
     let url = try write(
       #" ["App.Route","{\"detail\":{\"id\":3}}","App.Route","{\"home\":{}}"]"#, to: "path.json")
     let fixture = try SnapshotFixture(contentsOf: url, stack: "feed")
@@ -37,7 +37,7 @@ struct SnapshotFixtureTests {
 
   @Test("a snapshot document fixture restores with its report")
   func documentFixture() throws {
-    let registry = try RouteRegistry().registering(Route.self, tag: "App.Route")
+    let registry = RouteRegistry().registering(Route.self, tag: "App.Route")
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
@@ -55,21 +55,23 @@ struct SnapshotFixtureTests {
   @Test("missing and unrecognized files throw a load error naming the file")
   func loadErrors() throws {
     let missing = directory.appendingPathComponent("missing.json")
-    #expect {
+    let unreadable = #expect(throws: SnapshotFixture.LoadError.self) {
       _ = try SnapshotFixture(contentsOf: missing)
-    } throws: { error in
-      guard case .unreadable(let path, _) = error as? SnapshotFixture.LoadError else {
-        return false
+    }
+    #expect(unreadable?.code == .unreadable)
+    #expect(unreadable?.path == missing.path)
+    #expect(unreadable?.underlying != nil)
+    #expect(unreadable?.description.hasPrefix("\(missing.path): cannot read fixture: ") == true)
+    for (name, text) in [("text.json", "hello"), ("empty.json", "")] {
+      let file = try write(text, to: name)
+      let error = #expect(throws: SnapshotFixture.LoadError.self) {
+        _ = try SnapshotFixture(contentsOf: file)
       }
-      return path == missing.path
-    }
-    let text = try write("hello", to: "text.json")
-    #expect(throws: SnapshotFixture.LoadError.unrecognized(path: text.path)) {
-      _ = try SnapshotFixture(contentsOf: text)
-    }
-    let empty = try write("", to: "empty.json")
-    #expect(throws: SnapshotFixture.LoadError.unrecognized(path: empty.path)) {
-      _ = try SnapshotFixture(contentsOf: empty)
+      #expect(error?.code == .unrecognized)
+      #expect(
+        error?.description
+          == "\(file.path): a fixture must be a snapshot document (JSON object) or a NavigationPath array"
+      )
     }
   }
 }

@@ -44,7 +44,7 @@ enum Repro {
 
   /// `Route` at version 2, whose migration from version 1 uses `steps`.
   static func registry(_ steps: [RouteMigrationStep] = []) throws -> RouteRegistry {
-    try RouteRegistry(schemaVersion: 2)
+    RouteRegistry(schemaVersion: 2)
       .registering(
         Route.self, tag: "Route", version: steps.isEmpty ? 1 : 2,
         migrations: steps.isEmpty ? [] : [RouteMigration(from: 1, steps)], examples: routes

@@ -21,7 +21,7 @@ enum V1 {
   }
 
   static func registry() throws -> RouteRegistry {
-    try RouteRegistry()
+    RouteRegistry()
       .registering(Route.self, tag: "App.Route")
       .registering(Tab.self, tag: "App.Tab")
       .registering(Article.self, tag: "App.Article")
@@ -49,7 +49,7 @@ enum V2 {
   }
 
   static func registry() throws -> RouteRegistry {
-    try RouteRegistry(schemaVersion: 2)
+    RouteRegistry(schemaVersion: 2)
       .registering(Destination.self, tag: "App.Destination", aliases: ["App.Route"])
       .registering(Tab.self, tag: "App.Tab")
       .registering(Article.self, tag: "App.Article")

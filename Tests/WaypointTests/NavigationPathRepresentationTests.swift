@@ -95,7 +95,7 @@ struct NavigationPathRepresentationTests {
       _ = try NavigationPathRepresentation.records(from: Data(input.utf8))
     } throws: { error in
       guard let error = error as? SnapshotFormatError else { return false }
-      if case .malformedJSON = expected, case .malformedJSON = error { return true }
+      if expected.code == .malformedJSON { return error.code == .malformedJSON }
       return error == expected
     }
   }

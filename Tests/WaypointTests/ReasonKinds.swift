@@ -2,8 +2,8 @@ import Waypoint
 
 /// The kind of a reason, without messages that differ between `JSONDecoder` and the validator.
 func kind(_ reason: DropReason) -> String {
-  switch reason {
-  case .undecodable(let path, _): "undecodable at \(path)"
+  switch reason.code {
+  case .undecodable: "undecodable at \(reason.codingPath ?? "?")"
   case .invalidPayload: "invalidPayload"
   default: reason.description
   }
@@ -26,14 +26,12 @@ func sameKinds(
 ) -> Bool {
   guard offline.count == restore.count else { return false }
   return zip(offline, restore).allSatisfy { mine, theirs in
-    if hashOrdered(mine.tag), case .undecodable = mine.reason, case .undecodable = theirs.reason {
+    if hashOrdered(mine.tag), mine.reason.code == .undecodable, theirs.reason.code == .undecodable {
       return true
     }
-    if case .undecodable(let path, _) = mine.reason,
-      case .undecodable("", let message) = theirs.reason,
-      message.contains("not valid JSON")
+    if mine.reason.code == .undecodable, theirs.reason.code == .undecodable,
+      theirs.reason.codingPath == "", theirs.reason.description.contains("not valid JSON")
     {
-      _ = path
       return true
     }
     return kind(mine.reason) == kind(theirs.reason)

@@ -31,10 +31,7 @@ struct RestoreTests {
     #expect(
       scene.report.dropped.map(\.location) == [.stack("main", index: 1), .stack("main", index: 2)])
     #expect(scene.report.dropped.map(\.tag) == ["App.Route", "App.Route"])
-    guard case .undecodable = scene.report.dropped[0].reason else {
-      Issue.record("expected undecodable, got \(scene.report.dropped[0].reason)")
-      return
-    }
+    #expect(scene.report.dropped[0].reason.code == .undecodable)
     #expect(scene.report.dropped[1].reason == .aboveFailedRoute(index: 1))
   }
 
@@ -91,12 +88,11 @@ struct RestoreTests {
     let scene = try Self.restore(
       SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [record]]))
     #expect(scene.report.outcome == .root)
-    guard case .undecodable(let path, let message) = scene.report.dropped.first?.reason else {
-      Issue.record("expected undecodable, got \(scene.report)")
-      return
-    }
-    #expect(path.isEmpty)
-    #expect(message.hasSuffix("(keys: order)"))
+    let reason = try #require(scene.report.dropped.first?.reason)
+    #expect(reason.code == .undecodable)
+    #expect(reason.codingPath == "")
+    #expect(reason.description.hasPrefix("no longer decodes: "))
+    #expect(reason.description.hasSuffix("(keys: order)"))
   }
 
   @Test("a changed field type is dropped with the field's coding path")
@@ -104,11 +100,9 @@ struct RestoreTests {
     let record = try V1.registry().record(for: V1.Route.profile(userId: 7))
     let scene = try Self.restore(
       SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [record]]))
-    guard case .undecodable(let path, _) = scene.report.dropped.first?.reason else {
-      Issue.record("expected undecodable, got \(scene.report)")
-      return
-    }
-    #expect(path == "profile.userId")
+    let reason = try #require(scene.report.dropped.first?.reason)
+    #expect(reason.code == .undecodable)
+    #expect(reason.codingPath == "profile.userId")
   }
 
   @Test("a struct that gained a required field is dropped with the missing key's path")
@@ -188,10 +182,9 @@ struct RestoreTests {
     let malformed = restorer.restore(encoded: Data("{\"format\":1".utf8))
     #expect(malformed.report.outcome == .root)
     #expect(malformed.metadata == nil)
-    guard case .unreadableSnapshot(.malformedJSON) = malformed.report.dropped.first?.reason else {
-      Issue.record("expected unreadable snapshot, got \(malformed.report)")
-      return
-    }
+    let reason = try #require(malformed.report.dropped.first?.reason)
+    #expect(reason.code == .unreadableSnapshot)
+    #expect(reason.formatError?.code == .malformedJSON)
     let future = restorer.restore(
       encoded: Data(#"{"format":9,"savedAt":"2031-01-01T00:00:00Z"}"#.utf8))
     #expect(
@@ -235,12 +228,8 @@ struct RestoreTests {
     #expect(scene.elements().first as? Int == 5)
     let reasons = scene.report.dropped.map(\.reason)
     #expect(reasons.count == 4)
-    guard case .invalidPayload(.malformedJSON) = reasons[0],
-      case .invalidPayload(.malformedJSON) = reasons[1]
-    else {
-      Issue.record("expected malformed payloads, got \(reasons)")
-      return
-    }
+    #expect(reasons[0...1].map(\.code) == [.invalidPayload, .invalidPayload])
+    #expect(reasons[0...1].map(\.formatError?.code) == [.malformedJSON, .malformedJSON])
     #expect(reasons[2] == .invalidPayload(.tooLarge(byteCount: 102, limit: 64)))
     #expect(reasons[3] == .invalidPayload(.nestingTooDeep(limit: 4)))
   }

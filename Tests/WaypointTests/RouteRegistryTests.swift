@@ -9,7 +9,7 @@ struct RouteRegistryTests {
 
   @Test("the default tag is the Swift-qualified type name SwiftUI writes")
   func defaultTag() throws {
-    let registry = try RouteRegistry().registering(Plain.self)
+    let registry = RouteRegistry().registering(Plain.self)
     let record = try registry.record(for: Plain(id: 3))
     #expect(record.tag == "WaypointTests.RouteRegistryTests.Plain")
     #expect(record.tag == _typeName(Plain.self, qualified: true))
@@ -19,7 +19,7 @@ struct RouteRegistryTests {
 
   @Test("records carry the plain JSONEncoder bytes and the registered version")
   func recordBytes() throws {
-    let registry = try RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 4)
+    let registry = RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 4)
     let values: [V1.Route] = [.home, .profile(userId: 1), .item(sampleUUID)]
     let records = try registry.records(for: values)
     let encoder = JSONEncoder()
@@ -42,50 +42,142 @@ struct RouteRegistryTests {
     #expect(registry.tags.contains("Swift.Int"))
   }
 
-  @Test("registration mistakes throw and leave the registry unchanged")
-  func registrationErrors() throws {
-    var registry = try RouteRegistry().registering(Plain.self, tag: "A", aliases: ["B"])
-    #expect(
-      throws: RouteRegistryError.duplicateType(
-        "WaypointTests.RouteRegistryTests.Plain", existingTag: "A")
-    ) {
-      try registry.register(Plain.self, tag: "C")
-    }
-    #expect(throws: RouteRegistryError.duplicateName("B", existingTag: "A")) {
-      try registry.register(Other.self, tag: "B")
-    }
-    #expect(throws: RouteRegistryError.duplicateName("Swift.Int", existingTag: "Swift.Int")) {
-      try registry.register(Other.self, tag: "X", aliases: ["Swift.Int"])
-    }
-    #expect(throws: RouteRegistryError.duplicateName("X", existingTag: "X")) {
-      try registry.register(Other.self, tag: "X", aliases: ["X"])
-    }
-    #expect(throws: RouteRegistryError.emptyName) { try registry.register(Other.self, tag: "") }
-    #expect(throws: RouteRegistryError.invalidVersion(0)) {
-      try registry.register(Other.self, version: 0)
-    }
+  /// One registration mistake, made on a registry that holds `Plain` as `A` (alias `B`).
+  struct Mistake: Sendable, CustomTestStringConvertible {
+    let name: String
+    let register: @Sendable (inout RouteRegistry) -> Void
+    let code: RouteRegistryError.Code
+    let message: String
+    var testDescription: String { name }
+  }
+
+  static let mistakes: [Mistake] = [
+    Mistake(
+      name: "type registered twice", register: { $0.register(Plain.self, tag: "C") },
+      code: .duplicateType,
+      message: "the type WaypointTests.RouteRegistryTests.Plain is already registered as A"),
+    Mistake(
+      name: "tag taken by an alias", register: { $0.register(Other.self, tag: "B") },
+      code: .duplicateName, message: "the name B is already registered for A"),
+    Mistake(
+      name: "alias taken by a built-in",
+      register: { $0.register(Other.self, tag: "X", aliases: ["Swift.Int"]) },
+      code: .duplicateName, message: "the name Swift.Int is already registered for Swift.Int"),
+    Mistake(
+      name: "alias equal to the tag",
+      register: { $0.register(Other.self, tag: "X", aliases: ["X"]) },
+      code: .duplicateName, message: "the name X is already registered for X"),
+    Mistake(
+      name: "empty tag", register: { $0.register(Other.self, tag: "") },
+      code: .emptyName, message: "a route tag or alias cannot be empty"),
+    Mistake(
+      name: "empty alias", register: { $0.register(Other.self, tag: "X", aliases: [""]) },
+      code: .emptyName, message: "a route tag or alias cannot be empty"),
+    Mistake(
+      name: "version 0", register: { $0.register(Other.self, tag: "X", version: 0) },
+      code: .invalidVersion, message: "route schema versions start at 1, not 0"),
+    Mistake(
+      name: "migration from the current version",
+      register: {
+        $0.register(Other.self, tag: "X", version: 2, migrations: [RouteMigration(from: 2, [])])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 2 is outside the tag's versions or given twice"),
+    Mistake(
+      name: "two migrations from one version",
+      register: {
+        $0.register(
+          Other.self, tag: "X", version: 3,
+          migrations: [RouteMigration(from: 1, []), RouteMigration(from: 1, [])])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 1 is outside the tag's versions or given twice"),
+    Mistake(
+      name: "migration from version 0",
+      register: {
+        $0.register(Other.self, tag: "X", version: 3, migrations: [RouteMigration(from: 0, [])])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 0 is outside the tag's versions or given twice"),
+  ]
+
+  @Test(
+    "a registration mistake is recorded, check() throws it, and the registry is otherwise unchanged",
+    arguments: mistakes)
+  func registrationMistake(mistake: Mistake) throws {
+    var registry = RouteRegistry().registering(Plain.self, tag: "A", aliases: ["B"])
+    try registry.check()
+    let tags = registry.tags
+    mistake.register(&registry)
+    #expect(registry.problems.map(\.code) == [mistake.code])
+    #expect(registry.problems.map(\.description) == [mistake.message])
+    let error = #expect(throws: RouteRegistryError.self) { try registry.check() }
+    #expect(error?.code == mistake.code)
+    #expect(error?.description == mistake.message)
+    // The first registration wins: nothing of the mistaken one was added.
+    #expect(registry.tags == tags)
     #expect(registry.tag(resolving: "X") == nil)
-    try registry.register(Other.self, tag: "X")
+    #expect(registry.tag(resolving: "B") == "A")
+    #expect(try registry.record(for: Plain(id: 1)).tag == "A")
+    #expect(throws: RouteRegistryError.self) { try registry.record(for: Other.one) }
+  }
+
+  @Test("every mistake is recorded in order, and check() says how many more there are")
+  func severalMistakes() throws {
+    let registry = RouteRegistry()
+      .registering(Plain.self, tag: "A")
+      .registering(Plain.self, tag: "C")
+      .registering(Other.self, tag: "")
+      .registering(Other.self, tag: "X")
+    #expect(registry.problems.map(\.code) == [.duplicateType, .emptyName])
+    let error = #expect(throws: RouteRegistryError.self) { try registry.check() }
+    #expect(error?.code == .duplicateType)
+    #expect(
+      error?.description
+        == "the type WaypointTests.RouteRegistryTests.Plain is already registered as A "
+        + "(and 1 more: see RouteRegistry.problems)")
+    // The registration after the mistakes still counts.
     #expect(registry.tag(resolving: "X") == "X")
   }
 
-  @Test("saving an unregistered or unencodable value throws")
-  func saveErrors() throws {
+  @Test("a registry built right has no problems, the built-in types included")
+  func noProblems() throws {
+    let registry = RouteRegistry(schemaVersion: 3).registering(Plain.self).registering(Other.self)
+    #expect(registry.problems.isEmpty)
+    try registry.check()
+  }
+
+  @Test("saving an unregistered type throws and never falls back to another tag")
+  func unregisteredType() throws {
     let registry = RouteRegistry()
-    #expect(throws: RouteRegistryError.unregisteredType("WaypointTests.RouteRegistryTests.Plain")) {
+    let error = #expect(throws: RouteRegistryError.self) {
       _ = try registry.record(for: Plain(id: 1))
     }
-    #expect {
-      _ = try registry.record(for: Double.nan)
-    } throws: { error in
-      if case .encodingFailed(tag: "Swift.Double", _) = error as? RouteRegistryError { return true }
-      return false
-    }
+    #expect(error?.code == .unregisteredType)
+    #expect(error?.tag == "WaypointTests.RouteRegistryTests.Plain")
+    #expect(
+      error?.description == "the type WaypointTests.RouteRegistryTests.Plain is not registered")
+    #expect(throws: RouteRegistryError.self) { _ = try registry.records(for: [1, Plain(id: 1)]) }
+  }
+
+  @Test(
+    "a value JSONEncoder refuses throws with the encoder's error",
+    arguments: [
+      Double.nan, .infinity, -.infinity,
+    ])
+  func unencodable(value: Double) throws {
+    let registry = RouteRegistry()
+    let error = #expect(throws: RouteRegistryError.self) { _ = try registry.record(for: value) }
+    #expect(error?.code == .encodingFailed)
+    #expect(error?.tag == "Swift.Double")
+    #expect(error?.underlying is EncodingError)
+    #expect(error?.description.hasPrefix("Swift.Double could not be encoded: ") == true)
+    #expect(throws: RouteRegistryError.self) { _ = try registry.records(for: [1.0, value]) }
   }
 
   @Test("a NavigationPath import is stamped with the registered versions")
   func importStampsVersions() throws {
-    let registry = try RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 3)
+    let registry = RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 3)
     let json = #"["App.Route","{\"home\":{}}","Gone","1"]"#
     let records = try registry.records(fromNavigationPath: Data(json.utf8))
     #expect(

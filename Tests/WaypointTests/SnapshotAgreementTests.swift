@@ -263,7 +263,7 @@ struct SnapshotAgreementTests {
         return "offline drops \(item.location), the restore keeps it"
       }
       if sameKinds([item], [theirs], hashOrdered: hashOrdered) { continue }
-      if case .aboveFailedRoute = theirs.reason, policy == .cutAtFirstFailure { continue }
+      if theirs.reason.code == .aboveFailedRoute, policy == .cutAtFirstFailure { continue }
       if theirs.reason == .sceneReset, restored.report.outcome == .root { continue }
       return "\(item.location): offline \(item.reason), restore \(theirs.reason)"
     }
@@ -274,7 +274,7 @@ struct SnapshotAgreementTests {
       case .dropped, .undetermined: own = false
       }
       guard own, let theirs = restoreItems[entry.location] else { continue }
-      switch theirs.reason {
+      switch theirs.reason.code {
       case .sceneReset, .aboveFailedRoute: continue
       default: return "offline keeps \(entry.location), the restore drops it: \(theirs.reason)"
       }

@@ -132,10 +132,9 @@ struct SnapshotFormatTests {
       _ = try SceneSnapshot(decoding: data)
     } throws: { error in
       guard let error = error as? SnapshotFormatError else { return false }
-      switch (error, expected) {
-      case (.malformedJSON, .malformedJSON): return true
-      case (.invalidField(let path, _), .invalidField(let expectedPath, _)):
-        return path == expectedPath
+      switch expected.code {
+      case .malformedJSON: return error.code == .malformedJSON
+      case .invalidField: return error.code == .invalidField && error.field == expected.field
       default: return error == expected
       }
     }

@@ -118,7 +118,8 @@ extension SnapshotFormatError {
 
   /// A `NavigationPath` array of `count` elements, an odd number.
   package static func oddElementCount(_ count: Int) -> Self {
-    Self(.oddElementCount, "a NavigationPath array needs type/value pairs but has \(count) elements")
+    Self(
+      .oddElementCount, "a NavigationPath array needs type/value pairs but has \(count) elements")
   }
 
   /// A required field that is missing.
@@ -133,7 +134,8 @@ extension SnapshotFormatError {
 
   /// A document of format `found`, newer than `supported`.
   package static func newerFormat(found: Int, supported: Int) -> Self {
-    Self(.newerFormat, "snapshot format \(found) is newer than this build reads (up to \(supported))")
+    Self(
+      .newerFormat, "snapshot format \(found) is newer than this build reads (up to \(supported))")
   }
 }
 

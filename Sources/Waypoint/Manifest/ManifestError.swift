@@ -5,7 +5,9 @@ public struct ManifestError: Error, Sendable {
   /// What kind of problem the manifest has. New codes may be added without breaking a `switch`
   /// that has a `default`.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
-    private enum Value: String, Hashable, Sendable { case tooLarge, malformed, newerFormat, invalid }
+    private enum Value: String, Hashable, Sendable {
+      case tooLarge, malformed, newerFormat, invalid
+    }
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
@@ -47,7 +49,8 @@ public struct ManifestError: Error, Sendable {
 
   /// A document of a newer manifest format.
   static func newerFormat(found: Int, supported: Int) -> Self {
-    Self(.newerFormat, "manifest format \(found) is newer than this build reads (up to \(supported))")
+    Self(
+      .newerFormat, "manifest format \(found) is newer than this build reads (up to \(supported))")
   }
 
   /// A document that contradicts itself.

@@ -56,11 +56,13 @@ public struct RouteRegistryError: Error, Sendable {
   }
 
   static func duplicateName(_ name: String, existingTag: String) -> Self {
-    Self(.duplicateName, "the name \(name) is already registered for \(existingTag)", tag: existingTag)
+    Self(
+      .duplicateName, "the name \(name) is already registered for \(existingTag)", tag: existingTag)
   }
 
   static func duplicateType(_ type: String, existingTag: String) -> Self {
-    Self(.duplicateType, "the type \(type) is already registered as \(existingTag)", tag: existingTag)
+    Self(
+      .duplicateType, "the type \(type) is already registered as \(existingTag)", tag: existingTag)
   }
 
   static var emptyName: Self { Self(.emptyName, "a route tag or alias cannot be empty", tag: nil) }

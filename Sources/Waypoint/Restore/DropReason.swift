@@ -107,7 +107,8 @@ extension DropReason {
   /// ``Code/newerRouteVersion``.
   public static func newerRouteVersion(stored: Int, supported: Int) -> Self {
     Self(
-      .newerRouteVersion, message: "written by version \(stored) of its type, newer than \(supported)"
+      .newerRouteVersion,
+      message: "written by version \(stored) of its type, newer than \(supported)"
     )
   }
 
@@ -130,7 +131,8 @@ extension DropReason {
   public static func newerRouteSchema(found: Int, supported: Int) -> Self {
     Self(
       .newerRouteSchema,
-      message: "newer version: written with route schema \(found), this build knows up to \(supported)"
+      message:
+        "newer version: written with route schema \(found), this build knows up to \(supported)"
     )
   }
 

@@ -14,7 +14,8 @@ extension DropReason {
   public static func crashLoop(unconfirmedRestores: Int) -> Self {
     Self(
       .crashLoop,
-      message: "crash loop: restored \(unconfirmedRestores) times without the app confirming, kept aside"
+      message:
+        "crash loop: restored \(unconfirmedRestores) times without the app confirming, kept aside"
     )
   }
 

@@ -89,7 +89,8 @@ public final class SnapshotStore: @unchecked Sendable {
     let opened: (Database, Int)
     do {
       opened = try Self.open(path, configuration, access, migrations, faults)
-    } catch where error.code == .corrupt && access == .readWrite
+    } catch
+      where error.code == .corrupt && access == .readWrite
       && configuration.recoversCorruptFiles
     {
       let movedTo = try StoreFile.moveAside(path)
@@ -110,7 +111,7 @@ public final class SnapshotStore: @unchecked Sendable {
   ) throws(StoreError) -> (Database, Int) {
     do {
       return try open(path, configuration, access, migrations, faults, immutable: false)
-    } catch where error.code == .readOnly && access == .readOnly && immutableReadable(path) {
+    } catch  where error.code == .readOnly && access == .readOnly && immutableReadable(path) {
       return try open(path, configuration, access, migrations, faults, immutable: true)
     }
   }

@@ -68,6 +68,9 @@ public struct StoreError: Error, Sendable {
   public var path: String?
   /// One line for people, without the path: ``description`` puts the path in front.
   public var message: String
+  /// The scene id concerned, for ``Code/invalidSceneID`` and ``Code/snapshotNotFound``;
+  /// otherwise `nil`.
+  public var scene: String?
   /// The system's or SQLite's own words for ``Code/cannotOpen``, ``Code/corrupt``,
   /// ``Code/readOnly`` and ``Code/ioError``; otherwise `nil`.
   public var detail: String?
@@ -127,12 +130,16 @@ extension StoreError {
   }
 
   static func invalidSceneID(_ scene: String, reason: String) -> Self {
-    Self(.invalidSceneID, path: nil, "invalid scene id: \(reason)", detail: reason)
+    var error = Self(.invalidSceneID, path: nil, "invalid scene id: \(reason)", detail: reason)
+    error.scene = scene
+    return error
   }
 
   /// No snapshot `id` in `scene`; the CLI says so for snapshots it looked up itself.
   package static func snapshotNotFound(scene: String, id: Int64) -> Self {
-    Self(.snapshotNotFound, path: nil, "no snapshot \(id) in scene \(scene)")
+    var error = Self(.snapshotNotFound, path: nil, "no snapshot \(id) in scene \(scene)")
+    error.scene = scene
+    return error
   }
 
   static func replaced(path: String) -> Self {
