@@ -17,7 +17,7 @@ struct FuzzArticle: Codable, Hashable, Sendable {
 
 let registry: RouteRegistry = {
   var registry = RouteRegistry(schemaVersion: 2)
-  try? registry.register(
+  registry.register(
     FuzzRoute.self, tag: "F.Route", version: 2,
     migrations: [
       RouteMigration(
@@ -32,7 +32,7 @@ let registry: RouteRegistry = {
         ])
     ],
     examples: [.home, .item(id: 1, tags: ["a"]), .profile(userId: UUID(), nickname: nil)])
-  try? registry.register(
+  registry.register(
     FuzzArticle.self, tag: "F.Article", examples: [FuzzArticle(slug: "a", page: 1, related: [])])
   return registry
 }()

@@ -20,7 +20,7 @@ let storeFolder: String = {
 
 let storeRestorer: Restorer = {
   var registry = RouteRegistry(schemaVersion: 1)
-  try? registry.register(StoreFuzzRoute.self, tag: "F.Route")
+  registry.register(StoreFuzzRoute.self, tag: "F.Route")
   return Restorer(registry: registry)
 }()
 

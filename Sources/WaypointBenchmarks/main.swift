@@ -58,10 +58,10 @@ func snapshot(_ index: Int) throws -> SceneSnapshot {
   SceneSnapshot(
     metadata: SnapshotMetadata(registry: registry, appBuild: "3.1 (512)"),
     stacks: [
-      "shop": try registry.records(for: routes(index)),
-      "account": try registry.records(for: [Route.settings]),
+      "shop": registry.records(for: routes(index)),
+      "account": registry.records(for: [Route.settings]),
     ],
-    selectedTab: try registry.record(for: "shop"))
+    selectedTab: registry.record(for: "shop"))
 }
 let sampleDocument = try snapshot(0).encoded()
 

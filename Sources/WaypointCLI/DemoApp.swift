@@ -113,27 +113,27 @@ enum DemoApp {
 
   /// The scene version 1.0 saves: one stack per tab, the orders tab selected, an iPad sidebar and a
   /// promo sheet on top.
-  static func savedScene() throws(RouteRegistryError) -> SceneSnapshot {
+  static func savedScene() -> SceneSnapshot {
     let registry = V1.registry()
     return SceneSnapshot(
       metadata: SnapshotMetadata(registry: registry, appBuild: appBuild),
       stacks: [
-        "shop": try registry.records(for: [
+        "shop": registry.records(for: [
           V1.Route.category(name: "Shoes"), V1.Route.product(id: 7), V1.Route.product(id: 3),
         ]),
-        "orders": try registry.records(for: [V1.Route.order(id: 42), V1.Route.order(id: 17)]),
-        "account": try registry.records(for: [
+        "orders": registry.records(for: [V1.Route.order(id: 42), V1.Route.order(id: 17)]),
+        "account": registry.records(for: [
           V1.Route.profile(userId: 12), V1.Route.faq, V1.Route.settings,
         ]),
-        "search": try registry.records(for: [V1.Search(query: "Red Boots")]),
+        "search": registry.records(for: [V1.Search(query: "Red Boots")]),
       ],
-      selectedTab: try registry.record(for: V1.Tab.orders),
+      selectedTab: registry.record(for: V1.Tab.orders),
       split: SplitViewSnapshot(
-        sidebarSelection: try registry.record(for: V1.Tab.shop),
+        sidebarSelection: registry.record(for: V1.Tab.shop),
         columnVisibility: .doubleColumn,
         preferredCompactColumn: .detail
       ),
-      sheet: try registry.record(for: V1.Promo(code: "WELCOME10"))
+      sheet: registry.record(for: V1.Promo(code: "WELCOME10"))
     )
   }
 }

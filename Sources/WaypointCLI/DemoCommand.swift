@@ -81,7 +81,7 @@ enum DemoCommand {
     store path: String, shownAs shownPath: String, manifestPath: String,
     print: @Sendable (String) -> Void
   ) throws -> Data {
-    let snapshot = try DemoApp.savedScene()
+    let snapshot = DemoApp.savedScene()
     print("1. Version 1.0 of the example shop app saves its scene on each navigation change:")
     describe(snapshot, print: print)
     do {

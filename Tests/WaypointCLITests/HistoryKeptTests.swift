@@ -25,8 +25,8 @@ struct HistoryKeptTests {
       let v1 = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
       for scene in 0..<scenes {
         for index in 0..<perScene {
-          let route = try v1.record(for: DemoApp.V1.Route.order(id: 42))
-          let stack = [try v1.record(for: DemoApp.V1.Route.product(id: index))] + [route]
+          let route = v1.record(for: DemoApp.V1.Route.order(id: 42))
+          let stack = [v1.record(for: DemoApp.V1.Route.product(id: index))] + [route]
           try store.save(
             SceneSnapshot(
               metadata: SnapshotMetadata(

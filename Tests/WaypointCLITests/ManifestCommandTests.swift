@@ -227,7 +227,7 @@ struct ManifestCommandTests {
         SceneSnapshot(
           metadata: SnapshotMetadata(routeSchemaVersion: 1),
           stacks: [
-            "main": [try registry.record(for: DemoApp.V1.Route.product(id: index))]
+            "main": [registry.record(for: DemoApp.V1.Route.product(id: index))]
           ]),
         scene: "scene-\(index)")
     }
@@ -251,7 +251,7 @@ struct ManifestCommandTests {
       try store.save(
         SceneSnapshot(
           metadata: SnapshotMetadata(routeSchemaVersion: 1),
-          stacks: ["main": [try registry.record(for: DemoApp.V1.Route.order(id: 42))]]),
+          stacks: ["main": [registry.record(for: DemoApp.V1.Route.order(id: 42))]]),
         scene: "scene-\(index)")
     }
     let manifestPath = directory.path("routes.json")

@@ -106,7 +106,7 @@ func stackSnapshot(_ routes: [Route], build: String = "1.0 (1)", at date: Date =
 {
   SceneSnapshot(
     metadata: SnapshotMetadata(registry: registry, appBuild: build, savedAt: date),
-    stacks: ["main": try registry.records(for: routes)])
+    stacks: ["main": registry.records(for: routes)])
 }
 
 /// A tab scene with a split view and a sheet.
@@ -114,15 +114,15 @@ func tabSnapshot() throws -> SceneSnapshot {
   SceneSnapshot(
     metadata: SnapshotMetadata(registry: registry, appBuild: "2.0 (7)", savedAt: savedAt),
     stacks: [
-      "shop": try registry.records(for: [Route.product(id: 7), Route.product(id: 8)]),
-      "orders": try registry.records(for: [Route.order(id: orderID)]),
-      "detail": try registry.records(for: [Route.settings]),
+      "shop": registry.records(for: [Route.product(id: 7), Route.product(id: 8)]),
+      "orders": registry.records(for: [Route.order(id: orderID)]),
+      "detail": registry.records(for: [Route.settings]),
     ],
-    selectedTab: try registry.record(for: Tab.orders),
+    selectedTab: registry.record(for: Tab.orders),
     split: SplitViewSnapshot(
-      sidebarSelection: try registry.record(for: Tab.shop), columnVisibility: .doubleColumn,
+      sidebarSelection: registry.record(for: Tab.shop), columnVisibility: .doubleColumn,
       preferredCompactColumn: .detail),
-    sheet: try registry.record(for: Route.profile(name: "Ada Lovelace")))
+    sheet: registry.record(for: Route.profile(name: "Ada Lovelace")))
 }
 
 /// A store with three scenes: `phone` (two snapshots), `tablet` (a tab scene) and `broken` (a

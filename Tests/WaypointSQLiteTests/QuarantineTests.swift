@@ -52,7 +52,7 @@ struct QuarantineTests {
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
         "main": [
-          try registry.record(for: Route.home),
+          registry.record(for: Route.home),
           RouteRecord(tag: "Test.Route", json: #"{"home":{}}"#, version: 9),
         ]
       ])

@@ -174,6 +174,31 @@ struct StoreTests {
     #expect(try store.history(scene: "A").isEmpty)
   }
 
+  /// Values the registry cannot record: a type it does not know, a Double JSON cannot hold.
+  struct Unknown: Codable, Hashable, Sendable { var id: Int }
+
+  @Test(
+    "a route that could not be recorded is never saved: save throws and the previous snapshot stays",
+    arguments: ["unregistered", "nan"])
+  func unrecordedRouteNotSaved(kind: String) throws {
+    let store = try SnapshotStore(path: directory.path())
+    let previous = try store.save(try snapshot([.home]), scene: "A").snapshotID
+    let value: any RestorableRoute = kind == "nan" ? Double.nan : Unknown(id: 1)
+    let bad = SceneSnapshot(
+      metadata: SnapshotMetadata(registry: registry),
+      stacks: ["main": registry.records(for: [Route.home, value])])
+    let error = #expect(throws: StoreError.self) { try store.save(bad, scene: "A") }
+    #expect(error?.code == .invalidSnapshot)
+    let cause = error?.underlying as? SnapshotFormatError
+    #expect(cause?.code == .unrecordedRoute)
+    #expect(cause?.field == "stacks.main[1]")
+    #expect(
+      (cause?.underlying as? RouteRegistryError)?.code
+        == (kind == "nan" ? .encodingFailed : .unregisteredType))
+    #expect(try store.history(scene: "A").map(\.id) == [previous])
+    #expect(store.restore(scene: "A", with: restorer).scene.report.outcome == .restored)
+  }
+
   @Test("configuration values below 1 are taken as 1, set at creation or later")
   func configurationClamps() {
     var configuration = StoreConfiguration(retention: 0, crashLoopThreshold: -1)

@@ -35,7 +35,7 @@ let restorer = Restorer(registry: registry)
 func snapshot(_ routes: [Route], savedAt: Date = Date()) throws -> SceneSnapshot {
   SceneSnapshot(
     metadata: SnapshotMetadata(registry: registry, appBuild: "1.0", savedAt: savedAt),
-    stacks: ["main": try registry.records(for: routes)])
+    stacks: ["main": registry.records(for: routes)])
 }
 
 /// The path of an executable built next to the test bundle.

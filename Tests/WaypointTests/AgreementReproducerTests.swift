@@ -229,7 +229,7 @@ struct AgreementReproducerTests {
     let registry = try Repro.registry([
       .mapValues(case: "order", field: "id", table: [.string("1"): .integer(1)])
     ])
-    let current = try registry.records(for: [Repro.Route.order(id: 7)])
+    let current = registry.records(for: [Repro.Route.order(id: 7)])
     let data = NavigationPathRepresentation.data(for: current)
     let scene = Restorer(registry: registry).restore(navigationPath: data)
     #expect(scene.report.outcome == .restored, "\(scene.report)")

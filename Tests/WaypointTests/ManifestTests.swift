@@ -144,7 +144,7 @@ struct ManifestTests {
     let verdict = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 1),
-        stacks: ["main": try registry.records(for: [Shop.Catalog.item(1)])]))
+        stacks: ["main": registry.records(for: [Shop.Catalog.item(1)])]))
     #expect(verdict.hasUndetermined)
     #expect(verdict.report.dropped.isEmpty)
   }

@@ -76,7 +76,7 @@ enum Shop {
   }
 
   static func v1Records(_ routes: [RouteV1]) throws -> [RouteRecord] {
-    try RouteRegistry().registering(RouteV1.self, tag: "Shop.Route").records(for: routes)
+    RouteRegistry().registering(RouteV1.self, tag: "Shop.Route").records(for: routes)
   }
 }
 
@@ -199,7 +199,7 @@ struct MigrationTests {
   @Test("routes already at the current version are decoded as stored, without migrating")
   func currentVersion() throws {
     let registry = try Shop.registry()
-    let record = try registry.record(for: Shop.Destination.purchase(id: sampleUUID))
+    let record = registry.record(for: Shop.Destination.purchase(id: sampleUUID))
     #expect(record.version == 3)
     let scene = restore([record], registry: registry)
     #expect(scene.stack().first?.wasMigrated == false)
@@ -228,7 +228,7 @@ struct MigrationTests {
     let registry = try Shop.registry()
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 4),
-      stacks: ["main": [try registry.record(for: Shop.Destination.home)]])
+      stacks: ["main": [registry.record(for: Shop.Destination.home)]])
     let scene = Restorer(registry: registry).restore(snapshot)
     #expect(
       scene.report
@@ -247,11 +247,11 @@ struct MigrationTests {
       metadata: SnapshotMetadata(routeSchemaVersion: 3),
       stacks: [
         "main": [
-          try registry.record(for: Shop.Destination.home),
+          registry.record(for: Shop.Destination.home),
           RouteRecord(tag: "Shop.Destination", json: #"{"home":{}}"#, version: 4),
         ]
       ],
-      selectedTab: try registry.record(for: Shop.Catalog.item(1)))
+      selectedTab: registry.record(for: Shop.Catalog.item(1)))
     let scene = Restorer(registry: registry, policy: .dropFailingRoutes).restore(snapshot)
     #expect(scene.report.outcome == .root)
     #expect(scene.stacks.isEmpty && scene.selectedTab == nil)

@@ -54,7 +54,7 @@ struct NavigationPathRepresentationTests {
   @Test("Double and UUID elements written by JSONEncoder restore")
   func doubleAndUUID() throws {
     let registry = RouteRegistry()
-    let records = try registry.records(for: [1.5, sampleUUID])
+    let records = registry.records(for: [1.5, sampleUUID])
     #expect(records.map(\.tag) == ["Swift.Double", "Foundation.UUID"])
     let data = NavigationPathRepresentation.data(for: records)
     let scene = Restorer(registry: registry).restore(navigationPath: data)

@@ -10,7 +10,7 @@ struct RestoreTests {
     return SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: sampleDate),
       stacks: [
-        "main": try registry.records(for: [
+        "main": registry.records(for: [
           V1.Route.home, V1.Route.order(id: 42), V1.Route.settings,
         ])
       ]
@@ -62,7 +62,7 @@ struct RestoreTests {
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
-        "main": try registry.records(for: [V2.Destination.home, .settings])
+        "main": registry.records(for: [V2.Destination.home, .settings])
       ])
     let scene = Restorer(registry: registry, policy: policy).restore(snapshot)
     #expect(scene.report == RestoreReport(outcome: .restored))
@@ -124,11 +124,11 @@ struct RestoreTests {
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
-        "main": try registry.records(for: [
+        "main": registry.records(for: [
           V1.Route.home, V1.Route.order(id: 42), V1.Route.order(id: 7),
         ])
       ],
-      selectedTab: try registry.record(for: V1.Tab.search))
+      selectedTab: registry.record(for: V1.Tab.search))
     let orders: Set<Int> = [7]
     let restorer = Restorer(
       registry: registry, policy: .dropFailingRoutes,
@@ -239,11 +239,11 @@ struct RestoreTests {
     let v1 = try V1.registry()
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
-      stacks: ["library": try v1.records(for: [V1.Route.home])],
-      selectedTab: try v1.record(for: V1.Tab.search),
+      stacks: ["library": v1.records(for: [V1.Route.home])],
+      selectedTab: v1.record(for: V1.Tab.search),
       split: SplitViewSnapshot(
-        sidebarSelection: try v1.record(for: V1.Route.order(id: 1)),
-        contentSelection: try v1.record(for: V1.Route.settings),
+        sidebarSelection: v1.record(for: V1.Route.order(id: 1)),
+        contentSelection: v1.record(for: V1.Route.settings),
         columnVisibility: .detailOnly, preferredCompactColumn: .content),
       sheet: RouteRecord(tag: "Gone", json: "{}"))
     let scene = try Self.restore(snapshot)

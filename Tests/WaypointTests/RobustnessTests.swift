@@ -60,14 +60,14 @@ struct RobustnessTests {
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [
-        "main": try registry.records(for: [
+        "main": registry.records(for: [
           V1.Route.home, V1.Route.profile(userId: 9), V1.Route.item(sampleUUID),
         ]),
-        "search": try registry.records(for: [V1.Article(id: 2, title: "t")]),
+        "search": registry.records(for: [V1.Article(id: 2, title: "t")]),
       ],
-      selectedTab: try registry.record(for: V1.Tab.search),
+      selectedTab: registry.record(for: V1.Tab.search),
       split: SplitViewSnapshot(
-        sidebarSelection: try registry.record(for: V1.Route.settings), columnVisibility: .all))
+        sidebarSelection: registry.record(for: V1.Route.settings), columnVisibility: .all))
     let original = snapshot.encoded()
     var generator = SplitMix64(state: seed)
     for policy in RestorePolicy.allCases {

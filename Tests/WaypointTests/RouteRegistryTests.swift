@@ -10,7 +10,7 @@ struct RouteRegistryTests {
   @Test("the default tag is the Swift-qualified type name SwiftUI writes")
   func defaultTag() throws {
     let registry = RouteRegistry().registering(Plain.self)
-    let record = try registry.record(for: Plain(id: 3))
+    let record = registry.record(for: Plain(id: 3))
     #expect(record.tag == "WaypointTests.RouteRegistryTests.Plain")
     #expect(record.tag == _typeName(Plain.self, qualified: true))
     #expect(record.json == #"{"id":3}"#)
@@ -21,7 +21,7 @@ struct RouteRegistryTests {
   func recordBytes() throws {
     let registry = RouteRegistry().registering(V1.Route.self, tag: "App.Route", version: 4)
     let values: [V1.Route] = [.home, .profile(userId: 1), .item(sampleUUID)]
-    let records = try registry.records(for: values)
+    let records = registry.records(for: values)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     let expected = try values.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
@@ -118,8 +118,8 @@ struct RouteRegistryTests {
     #expect(registry.tags == tags)
     #expect(registry.tag(resolving: "X") == nil)
     #expect(registry.tag(resolving: "B") == "A")
-    #expect(try registry.record(for: Plain(id: 1)).tag == "A")
-    #expect(throws: RouteRegistryError.self) { try registry.record(for: Other.one) }
+    #expect(try registry.encode(Plain(id: 1)).tag == "A")
+    #expect(throws: RouteRegistryError.self) { try registry.encode(Other.one) }
   }
 
   @Test("every mistake is recorded in order, and check() says how many more there are")
@@ -147,32 +147,61 @@ struct RouteRegistryTests {
     try registry.check()
   }
 
-  @Test("saving an unregistered type throws and never falls back to another tag")
+  @Test("encoding an unregistered type throws and never falls back to another tag")
   func unregisteredType() throws {
     let registry = RouteRegistry()
-    let error = #expect(throws: RouteRegistryError.self) {
-      _ = try registry.record(for: Plain(id: 1))
-    }
+    let error = #expect(throws: RouteRegistryError.self) { _ = try registry.encode(Plain(id: 1)) }
     #expect(error?.code == .unregisteredType)
     #expect(error?.tag == "WaypointTests.RouteRegistryTests.Plain")
     #expect(
       error?.description == "the type WaypointTests.RouteRegistryTests.Plain is not registered")
-    #expect(throws: RouteRegistryError.self) { _ = try registry.records(for: [1, Plain(id: 1)]) }
   }
 
   @Test(
-    "a value JSONEncoder refuses throws with the encoder's error",
-    arguments: [
-      Double.nan, .infinity, -.infinity,
-    ])
+    "encoding a value JSONEncoder refuses throws with the encoder's error",
+    arguments: [Double.nan, .infinity, -.infinity])
   func unencodable(value: Double) throws {
     let registry = RouteRegistry()
-    let error = #expect(throws: RouteRegistryError.self) { _ = try registry.record(for: value) }
+    let error = #expect(throws: RouteRegistryError.self) { _ = try registry.encode(value) }
     #expect(error?.code == .encodingFailed)
     #expect(error?.tag == "Swift.Double")
     #expect(error?.underlying is EncodingError)
     #expect(error?.description.hasPrefix("Swift.Double could not be encoded: ") == true)
-    #expect(throws: RouteRegistryError.self) { _ = try registry.records(for: [1.0, value]) }
+  }
+
+  /// Values `record(for:)` cannot record, with the code of the failure.
+  static let unrecordable: [(String, any RestorableRoute, RouteRegistryError.Code)] = [
+    ("unregistered type", Plain(id: 1), .unregisteredType),
+    ("NaN", Double.nan, .encodingFailed),
+    ("infinity", Double.infinity, .encodingFailed),
+  ]
+
+  @Test(
+    "a value that cannot be recorded makes a snapshot that check() refuses, naming where it stands",
+    arguments: unrecordable)
+  func unrecordedRoute(name: String, value: any RestorableRoute, code: RouteRegistryError.Code)
+    throws
+  {
+    let registry = RouteRegistry()
+    let records = registry.records(for: [1, value])
+    #expect(records[0] == RouteRecord(tag: "Swift.Int", json: "1"))
+    // Never a record that passes for a value: no JSON, and it differs from any record read back.
+    #expect(records[1].json.isEmpty)
+    #expect(records[1] != RouteRecord(tag: records[1].tag, json: "", version: records[1].version))
+    for snapshot in [
+      SceneSnapshot(metadata: SnapshotMetadata(registry: registry), stacks: ["main": records]),
+      SceneSnapshot(
+        metadata: SnapshotMetadata(registry: registry), sheet: registry.record(for: value)),
+    ] {
+      let error = #expect(throws: SnapshotFormatError.self) { try snapshot.check() }
+      #expect(error?.code == .unrecordedRoute)
+      let cause = error?.underlying as? RouteRegistryError
+      #expect(cause?.code == code)
+      let field = snapshot.sheet == nil ? "stacks.main[1]" : "sheet"
+      #expect(error?.field == field)
+      #expect(
+        error?.description == "route \(field) could not be recorded: \(cause?.description ?? "")")
+    }
   }
 
   @Test("a NavigationPath import is stamped with the registered versions")

@@ -9,17 +9,17 @@ struct SnapshotFormatTests {
     return SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 3, appBuild: "1.0 (7)", savedAt: sampleDate),
       stacks: [
-        "library": try registry.records(for: [V1.Route.home, V1.Route.profile(userId: 7)]),
+        "library": registry.records(for: [V1.Route.home, V1.Route.profile(userId: 7)]),
         "search": [RouteRecord(tag: "App.Route", json: #"{"order":{"id":42}}"#, version: 2)],
       ],
-      selectedTab: try registry.record(for: V1.Tab.library),
+      selectedTab: registry.record(for: V1.Tab.library),
       split: SplitViewSnapshot(
-        sidebarSelection: try registry.record(for: V1.Route.settings),
-        contentSelection: try registry.record(for: V1.Article(id: 1, title: "a/b \"c\"")),
+        sidebarSelection: registry.record(for: V1.Route.settings),
+        contentSelection: registry.record(for: V1.Article(id: 1, title: "a/b \"c\"")),
         columnVisibility: .doubleColumn,
         preferredCompactColumn: .detail
       ),
-      sheet: try registry.record(for: V1.Route.item(sampleUUID))
+      sheet: registry.record(for: V1.Route.item(sampleUUID))
     )
   }
 

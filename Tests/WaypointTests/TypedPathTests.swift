@@ -9,7 +9,7 @@ struct TypedPathTests {
   )
   func mismatchThrows() throws {
     let registry = try V2.registry()
-    let records = try registry.records(for: [V2.Destination.home, 7, V2.Destination.settings])
+    let records = registry.records(for: [V2.Destination.home, 7, V2.Destination.settings])
     let scene = Restorer(registry: registry).restore(
       SceneSnapshot(metadata: SnapshotMetadata(registry: registry), stacks: ["main": records]))
     #expect(scene.report.outcome == .restored)

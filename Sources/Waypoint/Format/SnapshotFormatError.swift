@@ -13,7 +13,7 @@ public struct SnapshotFormatError: Error, Hashable, Sendable {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case tooLarge, nestingTooDeep, malformedJSON, notAnArray, elementNotString, oddElementCount
-      case missingField, invalidField, newerFormat
+      case missingField, invalidField, newerFormat, unrecordedRoute
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -40,6 +40,12 @@ public struct SnapshotFormatError: Error, Hashable, Sendable {
     /// The snapshot was written in a format version newer than this build reads (the user went
     /// back to an older version of the app). The data is intact; a newer build can read it.
     public static var newerFormat: Code { Code(.newerFormat) }
+
+    /// A snapshot holds a route that ``RouteRegistry/record(for:)`` could not record (its type is
+    /// not registered, or `JSONEncoder` refused the value): ``SnapshotFormatError/field`` is
+    /// where it stands, ``SnapshotFormatError/underlying`` the ``RouteRegistryError``. Thrown by
+    /// ``SceneSnapshot/check()``, so a store never saves such a snapshot.
+    public static var unrecordedRoute: Code { Code(.unrecordedRoute) }
 
     /// The code's name (`tooLarge`).
     public var description: String { value.rawValue }
@@ -130,6 +136,14 @@ extension SnapshotFormatError {
   /// A field of the wrong type or with an impossible value.
   package static func invalidField(_ path: String, reason: String) -> Self {
     Self(.invalidField, "invalid field \(path): \(reason)", field: path, detail: reason)
+  }
+
+  /// The route at `path` could not be recorded, for `error`.
+  static func unrecordedRoute(_ path: String, _ error: RouteRegistryError) -> Self {
+    var result = Self(
+      .unrecordedRoute, "route \(path) could not be recorded: \(error)", field: path)
+    result.underlying = error
+    return result
   }
 
   /// A document of format `found`, newer than `supported`.

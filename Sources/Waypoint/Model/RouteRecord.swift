@@ -15,6 +15,11 @@ public struct RouteRecord: Hashable, Sendable {
   /// The route-schema version of the tag this value was written with. `1` when absent.
   public var version: Int
 
+  /// Why ``RouteRegistry/record(for:)`` could not record the value this record stands for; `nil`
+  /// for every record that holds a value. ``SceneSnapshot/check()`` refuses a snapshot holding
+  /// such a record, so no store saves it.
+  var failure: RouteRegistryError?
+
   /// Creates a record from a tag and the JSON text of a value.
   ///
   /// Nothing is validated here: a record may hold any text, and problems surface on restore as a
@@ -23,6 +28,22 @@ public struct RouteRecord: Hashable, Sendable {
     self.tag = tag
     self.json = json
     self.version = version
+  }
+}
+
+extension RouteRecord {
+  /// Equal tag, JSON, version and failure (by its text).
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.tag == rhs.tag && lhs.json == rhs.json && lhs.version == rhs.version
+      && lhs.failure?.message == rhs.failure?.message
+  }
+
+  /// Hashes what ``==(_:_:)`` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(tag)
+    hasher.combine(json)
+    hasher.combine(version)
+    hasher.combine(failure?.message)
   }
 }
 

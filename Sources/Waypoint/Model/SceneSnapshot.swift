@@ -55,17 +55,23 @@ public struct SceneSnapshot: Hashable, Sendable {
   }
 
   /// Checks what every reader of the format refuses, so that a snapshot is never written in a form
-  /// that cannot be read back: a route-schema version or a route version below 1.
+  /// that cannot be read back: a route-schema version or a route version below 1, or a route that
+  /// ``RouteRegistry/record(for:)`` could not record. The store checks every snapshot it saves.
   ///
-  /// - Throws: ``SnapshotFormatError/Code/invalidField`` naming the first such value.
+  /// - Throws: ``SnapshotFormatError/Code/unrecordedRoute`` for the first route that could not be
+  ///   recorded (its ``RouteRegistryError`` as the underlying cause), or
+  ///   ``SnapshotFormatError/Code/invalidField`` naming the first impossible version.
   public func check() throws(SnapshotFormatError) {
     guard metadata.routeSchemaVersion >= 1 else {
       throw .invalidField(
         "routeSchemaVersion", reason: "\(metadata.routeSchemaVersion) is not a schema version")
     }
-    for (location, record) in routes where record.version < 1 {
-      throw .invalidField(
-        "\(location.documentPath).version", reason: "\(record.version) is not a route version")
+    for (location, record) in routes {
+      if let failure = record.failure { throw .unrecordedRoute(location.documentPath, failure) }
+      guard record.version >= 1 else {
+        throw .invalidField(
+          "\(location.documentPath).version", reason: "\(record.version) is not a route version")
+      }
     }
   }
 

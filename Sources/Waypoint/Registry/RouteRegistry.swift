@@ -165,9 +165,33 @@ public struct RouteRegistry: Sendable {
   /// keys differently from one call to the next), so that saving an unchanged scene can be detected.
   /// The JSON decodes exactly as SwiftUI's own encoding of the value does.
   ///
+  /// It never throws, so that building a snapshot needs no `try` per route. A value that cannot be
+  /// recorded (its type is not registered, or `JSONEncoder` refuses it, such as `Double.nan`) gives
+  /// a record that holds the failure and no value: ``SceneSnapshot/check()`` refuses a snapshot
+  /// holding it (``SnapshotFormatError/Code/unrecordedRoute``), so the store's `save` throws and
+  /// the scene's previous snapshot stays. Nothing is ever saved in its place. Use ``encode(_:)`` to
+  /// get the failure at the call.
+  public func record(for value: any RestorableRoute) -> RouteRecord {
+    do {
+      return try encode(value)
+    } catch {
+      var record = RouteRecord(tag: error.tag ?? "", json: "")
+      record.failure = error
+      return record
+    }
+  }
+
+  /// The stored form of a stack of values, root first; see ``record(for:)``.
+  public func records(for values: [any RestorableRoute]) -> [RouteRecord] {
+    values.map { record(for: $0) }
+  }
+
+  /// The stored form of a value, as ``record(for:)`` gives it, or the reason it cannot be
+  /// recorded: for tools and tests that want the failure at the call.
+  ///
   /// - Throws: ``RouteRegistryError/Code/unregisteredType`` when the value's dynamic type is not
   ///   registered, ``RouteRegistryError/Code/encodingFailed`` when `JSONEncoder` refuses it.
-  public func record(for value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
+  public func encode(_ value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
     let type = Swift.type(of: value)
     guard let tag = tagsByType[ObjectIdentifier(type)], let entry = entries[tag] else {
       throw .unregisteredType(_typeName(type, qualified: true))
@@ -181,15 +205,6 @@ public struct RouteRegistry: Sendable {
     } catch {
       throw .encodingFailed(tag: tag, error)
     }
-  }
-
-  /// The stored form of a stack of values, root first; see ``record(for:)``.
-  public func records(for values: [any RestorableRoute]) throws(RouteRegistryError) -> [RouteRecord]
-  {
-    var records: [RouteRecord] = []
-    records.reserveCapacity(values.count)
-    for value in values { records.append(try record(for: value)) }
-    return records
   }
 
   /// The routes of a `NavigationPath.CodableRepresentation` written by the running app (from
