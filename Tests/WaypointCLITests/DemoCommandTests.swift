@@ -3,10 +3,34 @@ import Testing
 import Waypoint
 
 @testable import WaypointCLI
+@testable import WaypointSQLite
 
 @Suite("waypoint demo")
 struct DemoCommandTests {
   let directory = TemporaryDirectory()
+
+  @Test("the demo's registries, both versions, are built without a registration mistake")
+  func demoRegistries() throws {
+    try DemoApp.V1.registry().check()
+    try DemoApp.V3.registry().check()
+    // The scene version 1.0 saves holds only routes the registry could record.
+    try DemoApp.savedScene().check()
+  }
+
+  @Test(
+    "a store error maps to the exit status its code calls for",
+    arguments: [
+      (StoreError.busy(path: "/s"), ExitCode.busy),
+      (.replaced(path: "/s"), .busy),
+      (.cannotOpen(path: "/s", detail: "no such file"), .noInput),
+      (.corrupt(path: "/s", detail: "malformed"), .dataError),
+      (.newerSchema(path: "/s", found: 9, supported: 3), .dataError),
+      (.snapshotNotFound(scene: "A", id: 1), .dataError),
+      (.diskFull(path: "/s"), .ioError),
+    ])
+  func exitStatuses(error: StoreError, status: ExitCode) {
+    #expect(CLIError(error).exitCode == status)
+  }
 
   @Test("the demo saves a snapshot, restores it under the updated types and reports each drop")
   func demo() throws {

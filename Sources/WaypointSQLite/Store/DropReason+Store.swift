@@ -9,7 +9,7 @@ extension DropReason.Code {
 }
 
 extension DropReason {
-  /// ``Waypoint/DropReason/Code/crashLoop``: the snapshot was restored `unconfirmedRestores` times
+  /// `DropReason.Code.crashLoop`: the snapshot was restored `unconfirmedRestores` times
   /// without the app confirming.
   public static func crashLoop(unconfirmedRestores: Int) -> Self {
     Self(
@@ -19,7 +19,7 @@ extension DropReason {
     )
   }
 
-  /// ``Waypoint/DropReason/Code/storeUnavailable``: `why` names the file and the cause.
+  /// `DropReason.Code.storeUnavailable`: `why` names the file and the cause.
   public static func storeUnavailable(_ why: String) -> Self {
     Self(.storeUnavailable, message: "store unavailable: \(why)")
   }

@@ -7,7 +7,7 @@ import Waypoint
 ///
 /// `save` and the other writing calls throw it. ``SnapshotStore/restore(scene:with:)`` never
 /// throws: when the store cannot be read it restores the root with the error in its report
-/// (``Waypoint/DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it restores
+/// (``DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it restores
 /// normally with ``StoreRestoration/recorded`` `false`.
 public struct StoreError: Error, Sendable {
   /// What kind of failure it is. New codes may be added without breaking a `switch` that has a
