@@ -35,7 +35,7 @@ public struct SnapshotFixture: Sendable {
       private let value: Value
       private init(_ value: Value) { self.value = value }
 
-      /// The file could not be read; ``LoadError/underlying`` is the system's error.
+      /// The file could not be read; `underlying` is the system's error.
       public static var unreadable: Code { Code(.unreadable) }
       /// The file is neither a JSON object nor a JSON array.
       public static var unrecognized: Code { Code(.unrecognized) }

@@ -22,7 +22,7 @@ public struct SnapshotFormatError: Error, Hashable, Sendable {
     public static var tooLarge: Code { Code(.tooLarge) }
     /// Arrays and objects are nested deeper than the limit in force (``InputLimits``).
     public static var nestingTooDeep: Code { Code(.nestingTooDeep) }
-    /// The input is not valid JSON (or not UTF-8); ``SnapshotFormatError/Code/detail`` is the parser's
+    /// The input is not valid JSON (or not UTF-8); `detail` is the parser's
     /// explanation.
     public static var malformedJSON: Code { Code(.malformedJSON) }
     /// A `NavigationPath` representation is valid JSON but not an array.
@@ -32,18 +32,18 @@ public struct SnapshotFormatError: Error, Hashable, Sendable {
     /// A `NavigationPath` representation has an odd number of strings, so one type name has no
     /// value.
     public static var oddElementCount: Code { Code(.oddElementCount) }
-    /// A snapshot document lacks a required field (``SnapshotFormatError/Code/field``).
+    /// A snapshot document lacks a required field (`field`).
     public static var missingField: Code { Code(.missingField) }
     /// A snapshot document has a field of the wrong type or an impossible value
-    /// (``SnapshotFormatError/Code/field``, with the reason in ``SnapshotFormatError/Code/detail``).
+    /// (`field`, with the reason in `detail`).
     public static var invalidField: Code { Code(.invalidField) }
     /// The snapshot was written in a format version newer than this build reads (the user went
     /// back to an older version of the app). The data is intact; a newer build can read it.
     public static var newerFormat: Code { Code(.newerFormat) }
 
     /// A snapshot holds a route that ``RouteRegistry/record(for:)`` could not record (its type is
-    /// not registered, or `JSONEncoder` refused the value): ``SnapshotFormatError/field`` is
-    /// where it stands, ``SnapshotFormatError/underlying`` the ``RouteRegistryError``. Thrown by
+    /// not registered, or `JSONEncoder` refused the value): `field` is
+    /// where it stands, `underlying` the ``RouteRegistryError``. Thrown by
     /// ``SceneSnapshot/check()``, so a store never saves such a snapshot.
     public static var unrecordedRoute: Code { Code(.unrecordedRoute) }
 

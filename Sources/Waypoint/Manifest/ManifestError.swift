@@ -12,7 +12,7 @@ public struct ManifestError: Error, Sendable {
     private init(_ value: Value) { self.value = value }
 
     /// The document is over the size or nesting limit (``InputLimits``); the
-    /// ``ManifestError/Code/underlying`` ``SnapshotFormatError`` says which.
+    /// `underlying` ``SnapshotFormatError`` says which.
     public static var tooLarge: Code { Code(.tooLarge) }
     /// The document is not JSON, or not of the manifest's shape; the message names the field.
     public static var malformed: Code { Code(.malformed) }

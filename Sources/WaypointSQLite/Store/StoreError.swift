@@ -7,7 +7,7 @@ import Waypoint
 ///
 /// `save` and the other writing calls throw it. ``SnapshotStore/restore(scene:with:)`` never
 /// throws: when the store cannot be read it restores the root with the error in its report
-/// (``DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it restores
+/// (`DropReason.storeUnavailable(_:)`); when only its bookkeeping cannot be written it restores
 /// normally with ``StoreRestoration/recorded`` `false`.
 public struct StoreError: Error, Sendable {
   /// What kind of failure it is. New codes may be added without breaking a `switch` that has a
@@ -21,7 +21,7 @@ public struct StoreError: Error, Sendable {
     private init(_ value: Value) { self.value = value }
 
     /// The file could not be opened: a directory stands at the path, the folder is missing, or the
-    /// system refused (``StoreError/detail`` says which).
+    /// system refused (`detail` says which).
     public static var cannotOpen: Code { Code(.cannotOpen) }
     /// The file is not a Waypoint store: a SQLite database of another application (a foreign
     /// `application_id` or tables), which Waypoint never writes to, or, opened read-only, an empty
@@ -31,7 +31,7 @@ public struct StoreError: Error, Sendable {
     /// The message names both versions.
     public static var newerSchema: Code { Code(.newerSchema) }
     /// SQLite found the file malformed (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, or a failed integrity
-    /// check); ``StoreError/detail`` is SQLite's report.
+    /// check); `detail` is SQLite's report.
     public static var corrupt: Code { Code(.corrupt) }
     /// Another connection held the lock past the busy timeout (`SQLITE_BUSY`). Try again later.
     public static var busy: Code { Code(.busy) }
@@ -41,8 +41,8 @@ public struct StoreError: Error, Sendable {
     public static var readOnly: Code { Code(.readOnly) }
     /// The operating system reported an I/O error (`SQLITE_IOERR`).
     public static var ioError: Code { Code(.ioError) }
-    /// The snapshot cannot be stored as it is (for example over ``InputLimits/maxDocumentBytes``);
-    /// the ``StoreError/underlying`` ``SnapshotFormatError`` says why.
+    /// The snapshot cannot be stored as it is (for example over `InputLimits.maxDocumentBytes`);
+    /// the `underlying` `SnapshotFormatError` says why.
     public static var invalidSnapshot: Code { Code(.invalidSnapshot) }
     /// The scene id breaks the rule of ``SceneID`` (empty, too long, or holding a control
     /// character); nothing was written.
@@ -53,7 +53,7 @@ public struct StoreError: Error, Sendable {
     /// nothing was written. The store has reopened the path (a fresh store where the file was
     /// deleted), so the next write goes to the file now there.
     public static var replaced: Code { Code(.replaced) }
-    /// Any other SQLite failure; the ``StoreError/underlying`` ``SQLiteError`` has SQLite's code
+    /// Any other SQLite failure; the `underlying` ``SQLiteError`` has SQLite's code
     /// and message.
     public static var sqlite: Code { Code(.sqlite) }
 
@@ -74,7 +74,7 @@ public struct StoreError: Error, Sendable {
   /// The system's or SQLite's own words for ``Code/cannotOpen``, ``Code/corrupt``,
   /// ``Code/readOnly`` and ``Code/ioError``; otherwise `nil`.
   public var detail: String?
-  /// The error that caused this one: a ``SnapshotFormatError`` for ``Code/invalidSnapshot``, a
+  /// The error that caused this one: a `SnapshotFormatError` for ``Code/invalidSnapshot``, a
   /// ``SQLiteError`` for failures SQLite reported.
   public var underlying: (any Error & Sendable)?
 
