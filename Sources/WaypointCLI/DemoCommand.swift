@@ -142,8 +142,8 @@ enum DemoCommand {
     print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
-    if let id = restored.snapshotID, let stored = try store.snapshot(id: id) {
-      let verdict = manifest.validate(encoded: stored.document, policy: .cutAtFirstFailure)
+    if let id = restored.snapshotID, let document = try store.snapshot(id: id)?.document.data {
+      let verdict = manifest.validate(encoded: document, policy: .cutAtFirstFailure)
       for entry in verdict.entries {
         print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
       }

@@ -145,7 +145,7 @@ struct ManifestCommandTests {
     #expect(try repaired.history(scene: "iphone-window").map(\.id) == [4, 2, 1])
     // The scene with nothing to keep is left for the app to quarantine.
     #expect(try repaired.history(scene: "ipad-window").map(\.id) == [3])
-    let document = try #require(try repaired.snapshot(id: 4)).document
+    let document = try #require(try repaired.snapshot(id: 4)?.document.data)
     let snapshot = try SceneSnapshot(decoding: document)
     #expect(
       snapshot.stacks["account"]?.map(\.json) == [#"{"profile":{"accountId":12,"tab":"overview"}}"#]

@@ -257,7 +257,7 @@ struct KillTests {
     let history = try store.history(scene: "S")
     #expect(history.count == 1)
     #expect(history.first?.quarantine?.kind == .crashLoop)
-    #expect(try store.snapshot(id: history[0].id)?.document == document)
+    #expect(try store.snapshot(id: history[0].id)?.document == .read(document))
     #expect(try store.restore(scene: "T", with: restorer).scene.routes(Route.self) == [.home])
   }
 

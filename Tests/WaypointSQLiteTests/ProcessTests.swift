@@ -78,7 +78,7 @@ struct ProcessTests {
     let store = try SnapshotStore(path: path)
     #expect(store.recovery == nil)
     let check = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA integrity_check") { $0.text(0) }
+      try db.scalar("PRAGMA integrity_check") { $0.text() }
     }
     #expect(check == "ok")
     let stored = Set(try store.history(scene: "A").map(\.id))

@@ -91,11 +91,11 @@ struct SchemaTests {
       rawInteger(path, "SELECT count(*) FROM waypoint_migration")
         == Int64(SchemaMigration.all.count))
     let mode = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA journal_mode") { $0.text(0) }
+      try db.scalar("PRAGMA journal_mode") { $0.text() }
     }
     #expect(mode == "wal")
     let synchronous = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+      try db.scalar("PRAGMA synchronous") { $0.int() }
     }
     #expect(synchronous == 1)
     for suffix in ["", "-wal"] {
@@ -111,7 +111,7 @@ struct SchemaTests {
     let store = try SnapshotStore(
       path: directory.path(), configuration: StoreConfiguration(durability: .full))
     let synchronous = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+      try db.scalar("PRAGMA synchronous") { $0.int() }
     }
     #expect(synchronous == 2)
   }

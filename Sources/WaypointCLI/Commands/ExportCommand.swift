@@ -140,11 +140,14 @@ enum ExportCommand: WaypointCommand {
     -> Result<Data, SnapshotLine.Problem>
   {
     let limit = limits.maxDocumentBytes
-    guard stored.info.byteCount <= limit else {
-      let error = SnapshotFormatError.tooLarge(byteCount: stored.info.byteCount, limit: limit)
+    let document: Data
+    switch stored.document {
+    case .read(let data): document = data
+    case .tooLarge(let byteCount, let limit):
+      let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
-    guard let text = String(data: stored.document, encoding: .utf8) else {
+    guard let text = String(data: document, encoding: .utf8) else {
       return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
     let documentLimits = SnapshotLimits(
@@ -153,10 +156,10 @@ enum ExportCommand: WaypointCommand {
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if stored.document.contains(0x0A) || stored.document.contains(0x0D) {
+    if document.contains(0x0A) || document.contains(0x0D) {
       return .success(Data(value.jsonText.utf8))
     }
-    return .success(stored.document)
+    return .success(document)
   }
 
   private struct Skipped: Encodable {

@@ -58,10 +58,10 @@ enum ImportPathCommand: WaypointCommand {
         base?.snapshot ?? SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1))
       snapshot.stacks[stack] = records
       snapshot.metadata.savedAt = SnapshotMetadata(routeSchemaVersion: 1).savedAt
-      let result: SaveResult?
+      let result: SaveResult
       do throws(StoreError) {
         // Nothing else is deleted: the tool says what it saved, and that is all it changes.
-        result = try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
+        result = try store.save(snapshot, scene: scene, trimsHistory: false)
       } catch {
         if case .invalidSnapshot(.tooLarge(let count, let limit)) = error {
           // The input fit, but with the rest of the scene's latest snapshot the document does not.
@@ -72,7 +72,6 @@ enum ImportPathCommand: WaypointCommand {
         }
         throw CLIError(error, store: store.path)
       }
-      guard let result else { throw .data("\(context.storePath): the snapshot was not saved") }
       return (created, base, result)
     }
     let storePath = context.storePath

@@ -132,7 +132,7 @@ enum RepairCommand: WaypointCommand {
       let stored = try context.store({ () throws(StoreError) in
         try store.snapshot(id: entry.snapshot)
       }),
-      let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits),
+      case .success(let snapshot) = stored.decoded(limits: limits),
       var repaired = Self.repaired(
         snapshot, manifest.validate(snapshot, policy: policy, limits: limits))
     else { return nil }
@@ -216,9 +216,7 @@ enum RepairCommand: WaypointCommand {
         action = .crashLoop
         return
       }
-      guard !stored.document.isEmpty || stored.info.byteCount == 0,
-        let decoded = try? SceneSnapshot(decoding: stored.document, limits: limits)
-      else {
+      guard case .success(let decoded) = stored.decoded(limits: limits) else {
         action = .unreadable
         return
       }

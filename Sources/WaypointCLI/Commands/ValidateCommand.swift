@@ -95,17 +95,16 @@ enum ValidateCommand: WaypointCommand {
         crashLoop =
           "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
       }
-      if stored.document.isEmpty && stored.info.byteCount > 0 {
+      let document: Data
+      switch stored.document {
+      case .read(let data): document = data
+      case .tooLarge(let byteCount, let limit):
         // The store did not read a document over the limit: nothing to validate.
-        unreadable =
-          SnapshotFormatError.tooLarge(
-            byteCount: stored.info.byteCount, limit: limits.maxDocumentBytes
-          )
-          .description
+        unreadable = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit).description
         outcome = RestoreReport.Outcome.root.rawValue
         return
       }
-      let validation = manifest.validate(encoded: stored.document, policy: policy, limits: limits)
+      let validation = manifest.validate(encoded: document, policy: policy, limits: limits)
       outcome = validation.report.outcome.rawValue
       for entry in validation.entries {
         let location = entry.location.description

@@ -43,11 +43,10 @@ struct SceneLoader {
     else {
       throw .data("\(store.path): \(StoreError.snapshotNotFound(scene: scene, id: info.id))")
     }
-    do {
-      let snapshot = try SceneSnapshot(
-        decoding: stored.document, limits: store.configuration.limits)
+    switch stored.decoded(limits: store.configuration.limits) {
+    case .success(let snapshot):
       return Loaded(info: info, snapshot: snapshot, isLatest: info.id == latest.id)
-    } catch {
+    case .failure(let error):
       throw CLIError(error, in: place)
     }
   }

@@ -18,12 +18,17 @@ struct MarkColumns: Sendable {
   /// The quarantine kind of the snapshot `s` (NULL when none).
   var quarantine: String { separate ? "m.quarantine" : "s.quarantine" }
 
+  /// The unconfirmed-restore count of the snapshot `s` (0 when none).
+  var unconfirmedRestores: String {
+    separate ? "coalesce(m.unconfirmed_restores, 0)" : "s.unconfirmed_restores"
+  }
+
   /// The mark columns of `s`, in the order ``SnapshotStore/info(_:)`` reads them: quarantine, its
   /// detail, its time, the unconfirmed-restore count.
   var columns: String {
-    separate
-      ? "m.quarantine, m.quarantine_detail, m.quarantined_at, coalesce(m.unconfirmed_restores, 0)"
-      : "s.quarantine, s.quarantine_detail, s.quarantined_at, s.unconfirmed_restores"
+    let table = separate ? "m" : "s"
+    return
+      "\(quarantine), \(table).quarantine_detail, \(table).quarantined_at, \(unconfirmedRestores)"
   }
 
   /// The number of quarantined snapshots of the scene of `s` (a correlated subquery).

@@ -117,8 +117,10 @@ extension SnapshotStore {
     // file. The integrity check is one statement, and so are the counts.
     var findings: [String] = []
     do throws(SQLiteError) {
+      // Appended one by one: the findings before damage that stops the check are kept.
       try database.query("PRAGMA \(depth.rawValue)(100)") { row throws(SQLiteError) in
-        findings.append(row.text(0) ?? "")
+        findings.append(row.text() ?? "")
+        return .continue
       }
     } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
       // The check itself stopped on damage it could not step over: that is its finding.
@@ -132,12 +134,13 @@ extension SnapshotStore {
       discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
     let marks = MarkColumns(schemaVersion: version)
-    try? database.query(
+    let counts = try? database.scalar(
       "SELECT count(*), count(DISTINCT scene_id), \(marks.quarantinedInStore) FROM snapshot"
-    ) { row throws(SQLiteError) in
-      check.snapshotCount = row.int(0)
-      check.sceneCount = row.int(1)
-      check.quarantinedCount = row.int(2)
+    ) { row in (snapshots: row.int(), scenes: row.int(), quarantined: row.int()) }
+    if let counts = counts ?? nil {
+      check.snapshotCount = counts.snapshots
+      check.sceneCount = counts.scenes
+      check.quarantinedCount = counts.quarantined
     }
     return check
   }

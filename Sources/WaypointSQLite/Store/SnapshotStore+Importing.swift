@@ -90,26 +90,19 @@ extension SnapshotStore {
     throws(StoreError) -> Bool
   {
     var failure: StoreError?
-    var cancelled = false
     let limits = configuration.limits
     let path = path
-    do throws(StoreError) {
-      try write { db throws(SQLiteError) in
-        do throws(StoreError) {
-          cancelled = !(try body(SnapshotImporter(database: db, path: path, limits: limits)))
-        } catch {
-          failure = error
-        }
-        if failure != nil || cancelled {
-          // Rolls the transaction back; the error is dropped below.
-          throw SQLiteError(code: .ok, message: "import rolled back")
-        }
+    let completion = try write(completion: {
+      db throws(SQLiteError) -> Database.TransactionCompletion in
+      do throws(StoreError) {
+        return try body(SnapshotImporter(database: db, path: path, limits: limits))
+          ? .commit : .rollback
+      } catch {
+        failure = error
+        return .rollback
       }
-    } catch {
-      if let failure { throw failure }
-      if cancelled { return false }
-      throw error
-    }
-    return true
+    })
+    if let failure { throw failure }
+    return completion == .commit
   }
 }

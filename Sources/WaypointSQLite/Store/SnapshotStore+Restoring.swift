@@ -127,20 +127,17 @@ extension SnapshotStore {
   private static func candidates(_ scene: String, _ marks: MarkColumns, _ db: Database)
     throws(SQLiteError) -> [Candidate]
   {
-    var candidates: [Candidate] = []
-    try db.query(
+    try db.rows(
       """
-      SELECT s.id, \(marks.columns) FROM snapshot s\(marks.join)
+      SELECT s.id, \(marks.quarantine), \(marks.unconfirmedRestores) FROM snapshot s\(marks.join)
       WHERE s.scene_id = ? ORDER BY s.id DESC
       """,
       [.text(scene)]
-    ) { row throws(SQLiteError) in
-      candidates.append(
-        Candidate(
-          id: row.int64(0), quarantine: row.text(1).flatMap(Quarantine.Kind.init(rawValue:)),
-          unconfirmed: row.int(4)))
+    ) { row in
+      Candidate(
+        id: row.int64(), quarantine: row.text().flatMap(Quarantine.Kind.init(rawValue:)),
+        unconfirmed: row.int())
     }
-    return candidates
   }
 
   private static func unavailable(_ error: StoreError) -> StoreRestoration {
@@ -168,12 +165,10 @@ extension SnapshotStore {
       FROM snapshot WHERE id = ?1
       """
     func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
-      var byteCount = 0
-      var document: Data?
-      try db.query(select, [.integer(id), .integer(Int64(limit))]) { row throws(SQLiteError) in
-        byteCount = row.int(0)
-        document = row.blob(1)
-      }
+      let (byteCount, document) =
+        try db.scalar(select, [.integer(id), .integer(Int64(limit))]) { row in
+          (row.int(), row.blob())
+        } ?? (0, nil)
       guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
       if count {
         // In the small table: the document's row is never rewritten.

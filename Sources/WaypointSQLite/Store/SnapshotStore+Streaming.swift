@@ -7,7 +7,7 @@ extension SnapshotStore {
   /// export or count a whole store).
   ///
   /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory: `body`
-  /// gets it with an empty `document`, and its ``SnapshotInfo/byteCount`` gives its real size.
+  /// gets it as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``.
   /// `body` returns `false` to stop early. It runs while the store's lock is held, so it must not
   /// call the store.
   ///
@@ -23,7 +23,7 @@ extension SnapshotStore {
 
   /// Calls `body` with the latest snapshot of every scene, by scene id, one at a time, in one read
   /// transaction, with constant memory (tools that validate or repair a whole store). Documents over
-  /// the size limit come without their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false`
+  /// the size limit come without their bytes (``StoredSnapshot/Document/tooLarge(byteCount:limit:)``), as in ``forEachSnapshot(_:)``. `body` returns `false`
   /// to stop early and must not call the store.
   ///
   /// - Parameters:
@@ -50,22 +50,11 @@ extension SnapshotStore {
   private func stream(_ sql: String, _ bindings: [SQLValue], _ body: (StoredSnapshot) -> Bool)
     throws(StoreError)
   {
-    let byteLimit = Int64(configuration.limits.maxDocumentBytes)
-    var stopped = false
-    do throws(StoreError) {
-      try read { db throws(SQLiteError) in
-        try db.query(sql, [.integer(byteLimit)] + bindings) { row throws(SQLiteError) in
-          let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
-          guard body(stored) else {
-            stopped = true
-            // Leaves the statement's loop; the transaction ends and the error is dropped below.
-            throw SQLiteError(code: .ok, message: "stopped by the caller")
-          }
-        }
+    let limit = configuration.limits.maxDocumentBytes
+    try read { db throws(SQLiteError) in
+      try db.query(sql, [.integer(Int64(limit))] + bindings) { row throws(SQLiteError) in
+        body(Self.storedSnapshot(&row, limit: limit)) ? .continue : .stop
       }
-    } catch {
-      if stopped { return }
-      throw error
     }
   }
 }
