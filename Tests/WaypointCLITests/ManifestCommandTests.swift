@@ -295,6 +295,41 @@ struct ManifestCommandTests {
         == [2, 1])
   }
 
+  @Test(
+    "validate and repair judge crash loops with the threshold the app counted with, not the default",
+    arguments: [(threshold: 1, restores: 1, crashLoop: true), (3, 2, false)])
+  func appThreshold(threshold: Int, restores: Int, crashLoop: Bool) throws {
+    let (path, manifest) = demo()
+    // The app, configured with its own threshold, restores the scene without confirming.
+    let app = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(crashLoopThreshold: threshold))
+    let restorer = Restorer(registry: try DemoApp.V3.registry())
+    for _ in 0..<restores {
+      #expect(app.restore(scene: "iphone-window", with: restorer).snapshotID == 2)
+    }
+    let validated = run(["--db", path, "validate", "--manifest", manifest])
+    #expect(validated.status == 1)
+    #expect(
+      validated.out.contains("scene iphone-window, snapshot 2: root, a crash loop: restored")
+        == crashLoop)
+    #expect(
+      validated.out.contains("scene iphone-window, snapshot 2: partial, 2 kept") == !crashLoop)
+    let dryRun = run(["--db", path, "repair", "--manifest", manifest, "--dry-run"])
+    #expect(
+      dryRun.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop") == crashLoop)
+    #expect(
+      dryRun.out.contains("scene iphone-window, snapshot 2: would be repaired") == !crashLoop)
+    // What the tool said is what the app's next restore does.
+    let next = app.restore(scene: "iphone-window", with: restorer)
+    #expect(
+      next.skipped.contains { skipped in
+        skipped.report.dropped.contains {
+          if case .crashLoop = $0.reason { true } else { false }
+        }
+      } == crashLoop)
+    #expect((next.snapshotID == 2) == !crashLoop)
+  }
+
   @Test("the backup is readable by its owner only, like the store")
   func backupPermissions() throws {
     let (store, manifest) = demo()

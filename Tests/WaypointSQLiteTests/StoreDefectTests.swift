@@ -34,7 +34,7 @@ struct StoreDefectTests {
     let path = try plantedStore(
       """
       UPDATE snapshot SET saved_at = \(value);
-      INSERT INTO snapshot_mark VALUES (1, 'A', 1, 'unrestorable', 'planted', \(value));
+      INSERT INTO snapshot_mark VALUES (1, 'A', 1, 'unrestorable', 'planted', \(value), NULL);
       """)
     let store = try SnapshotStore(path: path)
     #expect(

@@ -210,9 +210,7 @@ enum RepairCommand: WaypointCommand {
     ) {
       scene = stored.info.scene
       snapshot = stored.info.id
-      if stored.info.quarantine?.kind == .crashLoop
-        || stored.info.unconfirmedRestores >= Self.crashLoopThreshold
-      {
+      if stored.info.isCrashLoop {
         action = .crashLoop
         return
       }
@@ -245,10 +243,6 @@ enum RepairCommand: WaypointCommand {
       }
       action = RepairCommand.repaired(decoded, validation) == nil ? .unchanged : .repair
     }
-
-    /// The crash-loop guard's default threshold: a snapshot with this many unconfirmed restores is
-    /// one the app will not restore.
-    static let crashLoopThreshold = StoreConfiguration().crashLoopThreshold
 
     func line(dryRun: Bool) -> String {
       let head = "scene \(Formatting.printable(scene)), snapshot \(snapshot): "

@@ -91,7 +91,7 @@ enum ValidateCommand: WaypointCommand {
       let unconfirmed = stored.info.unconfirmedRestores
       if stored.info.quarantine?.kind == .crashLoop {
         crashLoop = stored.info.quarantine?.detail
-      } else if unconfirmed >= RepairCommand.Entry.crashLoopThreshold {
+      } else if stored.info.isCrashLoop {
         crashLoop =
           "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
       }

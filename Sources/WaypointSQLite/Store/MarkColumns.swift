@@ -9,8 +9,13 @@
 struct MarkColumns: Sendable {
   /// Whether the marks are in `snapshot_mark` (schema 3 and later).
   let separate: Bool
+  /// Whether each count records the threshold it is counted against (schema 4 and later).
+  let recordsThreshold: Bool
 
-  init(schemaVersion: Int) { separate = schemaVersion >= 3 }
+  init(schemaVersion: Int) {
+    separate = schemaVersion >= 3
+    recordsThreshold = schemaVersion >= 4
+  }
 
   /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
   var join: String { separate ? " LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id" : "" }
@@ -23,12 +28,15 @@ struct MarkColumns: Sendable {
     separate ? "coalesce(m.unconfirmed_restores, 0)" : "s.unconfirmed_restores"
   }
 
+  /// The crash-loop threshold recorded with the count of `s` (NULL when none).
+  var crashLoopThreshold: String { recordsThreshold ? "m.crash_loop_threshold" : "NULL" }
+
   /// The mark columns of `s`, in the order ``SnapshotStore/info(_:)`` reads them: quarantine, its
-  /// detail, its time, the unconfirmed-restore count.
+  /// detail, its time, the unconfirmed-restore count, the threshold recorded with it.
   var columns: String {
     let table = separate ? "m" : "s"
-    return
-      "\(quarantine), \(table).quarantine_detail, \(table).quarantined_at, \(unconfirmedRestores)"
+    return "\(quarantine), \(table).quarantine_detail, \(table).quarantined_at, "
+      + "\(unconfirmedRestores), \(crashLoopThreshold)"
   }
 
   /// The number of quarantined snapshots of the scene of `s` (a correlated subquery).

@@ -20,4 +20,8 @@ public struct SnapshotInfo: Hashable, Sendable {
   public var quarantine: Quarantine?
   /// Restores not yet confirmed by the app (the crash-loop guard's count).
   public var unconfirmedRestores: Int
+  /// The crash-loop threshold the app counted ``unconfirmedRestores`` against (its
+  /// ``StoreConfiguration/crashLoopThreshold`` then, 1 or more), as the store recorded it with the
+  /// count; `nil` when it recorded none (no count, or one made before schema 4).
+  package var crashLoopThreshold: Int?
 }

@@ -25,13 +25,15 @@ extension SnapshotStore {
     let quarantineDetail = row.text() ?? ""
     let quarantinedAt = StoredTime.date(row.int64())
     let unconfirmedRestores = row.int()
+    // A threshold read from the file goes through the rule's clamp (1 or more) when it is used.
+    let crashLoopThreshold = row.optionalInt64().map { Int(truncatingIfNeeded: $0) }
     return SnapshotInfo(
       id: id, scene: scene, savedAt: savedAt, formatVersion: formatVersion,
       routeSchemaVersion: routeSchemaVersion, appBuild: appBuild, byteCount: byteCount,
       quarantine: quarantineKind.map {
         Quarantine(kind: $0, detail: quarantineDetail, since: quarantinedAt)
       },
-      unconfirmedRestores: unconfirmedRestores)
+      unconfirmedRestores: unconfirmedRestores, crashLoopThreshold: crashLoopThreshold)
   }
 
   /// Reads the columns of ``infoColumns`` followed by the document as

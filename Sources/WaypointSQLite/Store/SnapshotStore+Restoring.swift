@@ -33,12 +33,14 @@ extension SnapshotStore {
     } catch {
       return Self.unavailable(error)
     }
-    let threshold = configuration.crashLoopThreshold
+    let rule = configuration.crashLoopRule
     // The metadata of the snapshot whose report the root carries, when that snapshot was read.
     var firstMetadata: SnapshotMetadata?
     for candidate in candidates {
       if !restoration.skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
-      if candidate.quarantine == .crashLoop || candidate.unconfirmed >= threshold {
+      if rule.isCrashLoop(
+        quarantine: candidate.quarantine, unconfirmedRestores: candidate.unconfirmed)
+      {
         let item = DroppedItem(
           location: .snapshot, tag: nil,
           reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
@@ -52,7 +54,9 @@ extension SnapshotStore {
       }
       let document: Data
       do {
-        switch try countAndRead(candidate.id, limit: restorer.limits.maxDocumentBytes) {
+        switch try countAndRead(
+          candidate.id, limit: restorer.limits.maxDocumentBytes, threshold: rule.threshold)
+        {
         case .document(let data, let counted):
           document = data
           restoration.recorded = counted && restoration.recorded
@@ -157,8 +161,9 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
-  /// the document alone. A document over `limit` is neither counted nor read.
-  private func countAndRead(_ id: Int64, limit: Int) throws(StoreError) -> Read {
+  /// the document alone. A document over `limit` is neither counted nor read. The count records the
+  /// `threshold` it is counted against, for tools that judge the store offline.
+  private func countAndRead(_ id: Int64, limit: Int, threshold: Int) throws(StoreError) -> Read {
     // One statement: the length, and the document only when it is within the limit.
     let select = """
       SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
@@ -174,11 +179,13 @@ extension SnapshotStore {
         // In the small table: the document's row is never rewritten.
         try db.run(
           """
-          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores)
-          SELECT id, scene_id, 1 FROM snapshot WHERE id = ?1
-          ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = unconfirmed_restores + 1
+          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores, crash_loop_threshold)
+          SELECT id, scene_id, 1, ?2 FROM snapshot WHERE id = ?1
+          ON CONFLICT (snapshot_id) DO UPDATE SET
+            unconfirmed_restores = unconfirmed_restores + 1,
+            crash_loop_threshold = excluded.crash_loop_threshold
           """,
-          [.integer(id)])
+          [.integer(id), .integer(Int64(threshold))])
       }
       return .document(document ?? Data(), counted: count)
     }
@@ -210,7 +217,7 @@ extension SnapshotStore {
   private func record(_ id: Int64, _ action: Bookkeeping) -> Bool {
     guard access == .readWrite else { return false }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-    let threshold = configuration.crashLoopThreshold
+    let threshold = configuration.crashLoopRule.threshold
     do {
       try write(busyTimeout: timeout) { db throws(SQLiteError) in
         switch action {
@@ -219,6 +226,8 @@ extension SnapshotStore {
             .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
             .integer(id), .integer(Int64(threshold)),
           ]
+          // The count is checked again under the write lock, by the rule of ``CrashLoopRule``:
+          // another process may have confirmed the scene meanwhile.
           let marked = try db.run(
             """
             UPDATE snapshot_mark SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3
