@@ -27,25 +27,15 @@ enum CheckCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let full = context.arguments.isSet(fullOption)
     let path = context.storePath
-    // The same rule as every command for a missing file, a directory or an empty file; the check
-    // then uses its own connection.
+    // The same rule as every command for a missing file, a directory or an empty file. The check
+    // opens the file once, read-only, and reads the snapshots itself when the file allows it.
     try CommandContext.checkStoreFile(path, mayBeMissing: false)
     let progress = Progress(console: context.console, label: "checking \(path)")
     defer { progress.finish() }
     let check = try context.store { () throws(StoreError) in
-      try SnapshotStore.check(path: path, full: full)
+      try SnapshotStore.check(path: path, full: full) { progress.update($0) }
     }
-    var report = Report(path: path, check: check)
-    // The snapshots are read only from a file whose pages are sound and whose schema this build
-    // knows.
-    if check.integrityProblems.isEmpty, check.schemaVersion <= SnapshotStore.supportedSchemaVersion
-    {
-      let store = try context.openStore(.read)
-      report.quarantined = try context.store { () throws(StoreError) in try store.quarantined() }
-      if full {
-        report.unreadable = try unreadableDocuments(store, context, progress)
-      }
-    }
+    let report = Report(path: path, check: check)
     if context.json {
       try context.printJSON(report)
     } else {
@@ -54,41 +44,25 @@ enum CheckCommand: WaypointCommand {
     return report.problems.isEmpty ? .ok : .problemsFound
   }
 
-  /// Every snapshot whose document this build cannot read, with the reason.
-  private static func unreadableDocuments(
-    _ store: SnapshotStore, _ context: CommandContext, _ progress: Progress
-  ) throws(CLIError) -> [Report.Unreadable] {
-    let limits = store.configuration.limits
-    var unreadable: [Report.Unreadable] = []
-    var count = 0
-    try context.store { () throws(StoreError) in
-      try store.forEachSnapshot { stored in
-        count += 1
-        progress.update(count)
-        if case .failure(let error) = stored.decoded(limits: limits), unreadable.count < 100 {
-          unreadable.append(
-            Report.Unreadable(
-              id: stored.info.id, scene: stored.info.scene, reason: error.description))
-        }
-        return true
-      }
-    }
-    return unreadable
-  }
-
   /// What the check found, as text and as JSON.
   private struct Report: Encodable {
     var path: String
     var check: StoreCheck
-    /// The quarantined snapshots; `nil` when the store could not be opened to list them.
-    var quarantined: [SnapshotInfo]?
+    /// The quarantined snapshots; `nil` when the check could not list them.
+    var quarantined: [SnapshotInfo]? { check.quarantined }
     /// `nil` unless `--full` read the documents.
-    var unreadable: [Unreadable]?
+    var unreadable: [Unreadable]? { check.unreadableDocuments?.map(Unreadable.init) }
 
     struct Unreadable: Encodable {
       var id: Int64
       var scene: String
       var reason: String
+
+      init(_ document: StoreCheck.UnreadableDocument) {
+        id = document.id
+        scene = document.scene
+        reason = document.reason
+      }
     }
 
     /// The integrity check's findings one per line: SQLite packs several lines into one row, under

@@ -31,6 +31,27 @@ public struct StoreCheck: Hashable, Sendable {
   /// are lost; `nil` when there is no such file or it is sound. SQLite itself reports nothing
   /// then: the header is read before the store is opened, which is as far as anyone can tell.
   public var discardedWAL: String?
+  /// The quarantined snapshots, newest first; `nil` when they are not listed: the integrity check
+  /// found problems, or the schema is newer than this build (``quarantinedCount`` still counts
+  /// them when it can).
+  public var quarantined: [SnapshotInfo]?
+  /// With a full check, the snapshots whose document this build cannot read (over the size limit,
+  /// damaged, from a newer format), at most ``maxListed`` of them, oldest id first; `nil` without
+  /// a full check, or when the snapshots are not listed (as ``quarantined``).
+  public var unreadableDocuments: [UnreadableDocument]?
+
+  /// The most unreadable documents listed.
+  public static let maxListed = 100
+
+  /// A snapshot whose document cannot be read.
+  public struct UnreadableDocument: Hashable, Sendable {
+    /// The snapshot's id.
+    public var id: Int64
+    /// Its scene.
+    public var scene: String
+    /// Why its document cannot be read (``SnapshotFormatError``'s description).
+    public var reason: String
+  }
 }
 
 extension SnapshotStore {
@@ -74,7 +95,9 @@ extension SnapshotStore {
 
   /// Checks a store file without opening it as a store and without writing to it: runs SQLite's
   /// integrity check (`quick_check`, or `integrity_check` with `full`) and reads the schema version,
-  /// the application id and the snapshot counts.
+  /// the application id and the snapshot counts; when the integrity check passed and this build
+  /// knows the schema, lists the quarantined snapshots and, with `full`, reads every document
+  /// (calling `progress` with the number read so far) to list those that cannot be read.
   ///
   /// Unlike opening a ``SnapshotStore``, a file whose pages are damaged is not refused: what the
   /// integrity check found is returned in ``StoreCheck/integrityProblems``. A store from a newer
@@ -85,14 +108,17 @@ extension SnapshotStore {
   ///   `notAWaypointStore` for another application's database or an empty file, `corrupt` for a
   ///   file that is not a database at all or whose schema cannot be read, `busy`, `ioError`.
   public static func check(
-    path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
+    path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration(),
+    progress: (Int) -> Void = { _ in }
   ) throws(StoreError) -> StoreCheck {
-    try check(path: path, full: full, configuration: configuration, faults: nil)
+    try check(
+      path: path, full: full, configuration: configuration, faults: nil, progress: progress)
   }
 
-  /// Checks as ``check(path:full:configuration:)`` does, with a fault injector (tests).
+  /// Checks as ``check(path:full:configuration:progress:)`` does, with a fault injector (tests).
   static func check(
-    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?
+    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?,
+    progress: (Int) -> Void = { _ in }
   ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
     // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
@@ -142,6 +168,63 @@ extension SnapshotStore {
       check.sceneCount = counts.scenes
       check.quarantinedCount = counts.quarantined
     }
+    // The snapshots are read only from a file whose pages are sound and whose schema this build
+    // knows.
+    guard findings == ["ok"], version <= supportedSchemaVersion else { return check }
+    do throws(SQLiteError) {
+      check.quarantined = try database.rows(
+        """
+        SELECT \(infoColumns(marks)) FROM snapshot s\(marks.join)
+        WHERE \(marks.quarantine) IS NOT NULL ORDER BY s.id DESC
+        """
+      ) { row in info(&row) }
+      if full {
+        check.unreadableDocuments = try unreadableDocuments(
+          database, marks, limits: configuration.limits, progress: progress)
+      }
+    } catch {
+      throw StoreError(error, path: path)
+    }
     return check
+  }
+
+  /// Every snapshot whose document cannot be read, at most ``StoreCheck/maxListed``, reading
+  /// each document once (one at a time; one over the size limit is not read).
+  private static func unreadableDocuments(
+    _ database: Database, _ marks: MarkColumns, limits: SnapshotLimits, progress: (Int) -> Void
+  ) throws(SQLiteError) -> [StoreCheck.UnreadableDocument] {
+    let limit = limits.maxDocumentBytes
+    var unreadable: [StoreCheck.UnreadableDocument] = []
+    var count = 0
+    try database.query(
+      """
+      SELECT \(infoColumns(marks)), CASE WHEN length(s.document) <= ? THEN s.document END
+      FROM snapshot s\(marks.join) ORDER BY s.id
+      """, [.integer(Int64(limit))]
+    ) { row throws(SQLiteError) in
+      let stored = storedSnapshot(&row, limit: limit)
+      count += 1
+      progress(count)
+      guard unreadable.count < StoreCheck.maxListed else { return .continue }
+      let problem: SnapshotFormatError?
+      switch stored.document {
+      case .tooLarge(let byteCount, let limit):
+        problem = .tooLarge(byteCount: byteCount, limit: limit)
+      case .read(let data):
+        do throws(SnapshotFormatError) {
+          _ = try SceneSnapshot(decoding: data, limits: limits)
+          problem = nil
+        } catch {
+          problem = error
+        }
+      }
+      if let problem {
+        unreadable.append(
+          StoreCheck.UnreadableDocument(
+            id: stored.info.id, scene: stored.info.scene, reason: problem.description))
+      }
+      return .continue
+    }
+    return unreadable
   }
 }

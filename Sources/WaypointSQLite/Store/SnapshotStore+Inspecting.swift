@@ -7,7 +7,10 @@ extension SnapshotStore {
 
   /// The columns ``info(_:)`` reads, in its order, of the snapshot `s`: use them with
   /// `FROM snapshot s` followed by `marks.join`.
-  var infoColumns: String {
+  var infoColumns: String { Self.infoColumns(marks) }
+
+  /// The columns ``info(_:)`` reads, with the marks where `marks` says they are.
+  static func infoColumns(_ marks: MarkColumns) -> String {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
       + "length(s.document), \(marks.columns)"
   }
