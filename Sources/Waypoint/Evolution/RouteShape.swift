@@ -5,7 +5,7 @@
 /// decode: ``validate(_:references:)`` answers ``ShapeVerdict/valid`` exactly when
 /// `JSONDecoder().decode(T.self, from:)` would succeed, ``ShapeVerdict/invalid(codingPath:message:)``
 /// when it would fail, and ``ShapeVerdict/needsApp(_:)`` when the payload reaches an ``opaque(_:)``
-/// part that only the app can judge. ``RouteShapeProbe`` derives shapes from real types; the JSON
+/// part that only the app can judge. `RouteShapeProbe` derives shapes from real types; the JSON
 /// form written into a route manifest is specified in `Docs/RouteShapes.md`.
 ///
 /// A shape is a tree. A route type that contains another registered route type refers to it by tag

@@ -3,9 +3,9 @@ import Waypoint
 
 /// What ``SnapshotStore/check(path:full:configuration:)`` found in a store file: facts, without a
 /// verdict (tools decide what counts as a problem).
-public struct StoreCheck: Hashable, Sendable {
+package struct StoreCheck: Hashable, Sendable {
   /// Which integrity check ran.
-  public enum Depth: String, Hashable, Sendable {
+  package enum Depth: String, Hashable, Sendable {
     /// `PRAGMA quick_check`: page and b-tree structure, without comparing indexes to tables.
     case quick = "quick_check"
     /// `PRAGMA integrity_check`: everything `quick_check` does, and indexes against their tables.
@@ -13,44 +13,44 @@ public struct StoreCheck: Hashable, Sendable {
   }
 
   /// Which integrity check ran.
-  public var depth: Depth
+  package var depth: Depth
   /// What the integrity check reported, at most 100 lines (or SQLite's error, when damage stopped
   /// the check itself); empty when it answered `ok`.
-  public var integrityProblems: [String]
+  package var integrityProblems: [String]
   /// The schema version recorded in the file (0 when it records none).
-  public var schemaVersion: Int
+  package var schemaVersion: Int
   /// The file's `PRAGMA application_id`: ``SnapshotStore/applicationID`` for every Waypoint store.
-  public var applicationID: Int32
+  package var applicationID: Int32
   /// Stored snapshots; `nil` when they could not be counted (a damaged table).
-  public var snapshotCount: Int?
+  package var snapshotCount: Int?
   /// Scenes with at least one snapshot; `nil` when they could not be counted.
-  public var sceneCount: Int?
+  package var sceneCount: Int?
   /// Quarantined snapshots; `nil` when they could not be counted.
-  public var quarantinedCount: Int?
+  package var quarantinedCount: Int?
   /// Why SQLite ignores the store's `-wal` file (a damaged header), so that the commits it held
   /// are lost; `nil` when there is no such file or it is sound. SQLite itself reports nothing
   /// then: the header is read before the store is opened, which is as far as anyone can tell.
-  public var discardedWAL: String?
+  package var discardedWAL: String?
   /// The quarantined snapshots, newest first; `nil` when they are not listed: the integrity check
   /// found problems, or the schema is newer than this build (``quarantinedCount`` still counts
   /// them when it can).
-  public var quarantined: [SnapshotInfo]?
+  package var quarantined: [SnapshotInfo]?
   /// With a full check, the snapshots whose document this build cannot read (over the size limit,
   /// damaged, from a newer format), at most ``maxListed`` of them, oldest id first; `nil` without
   /// a full check, or when the snapshots are not listed (as ``quarantined``).
-  public var unreadableDocuments: [UnreadableDocument]?
+  package var unreadableDocuments: [UnreadableDocument]?
 
   /// The most unreadable documents listed.
-  public static let maxListed = 100
+  package static let maxListed = 100
 
   /// A snapshot whose document cannot be read.
-  public struct UnreadableDocument: Hashable, Sendable {
+  package struct UnreadableDocument: Hashable, Sendable {
     /// The snapshot's id.
-    public var id: Int64
+    package var id: Int64
     /// Its scene.
-    public var scene: String
+    package var scene: String
     /// Why its document cannot be read (``SnapshotFormatError``'s description).
-    public var reason: String
+    package var reason: String
   }
 }
 
@@ -91,7 +91,7 @@ extension SnapshotStore {
   }
 
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
-  public static var applicationID: Int32 { SchemaMigrator.applicationID }
+  package static var applicationID: Int32 { SchemaMigrator.applicationID }
 
   /// Checks a store file without opening it as a store and without writing to it: runs SQLite's
   /// integrity check (`quick_check`, or `integrity_check` with `full`) and reads the schema version,
@@ -107,7 +107,7 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: `cannotOpen` for a missing file or a directory,
   ///   `notAWaypointStore` for another application's database or an empty file, `corrupt` for a
   ///   file that is not a database at all or whose schema cannot be read, `busy`, `ioError`.
-  public static func check(
+  package static func check(
     path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration(),
     progress: (Int) -> Void = { _ in }
   ) throws(StoreError) -> StoreCheck {

@@ -4,7 +4,7 @@ import Waypoint
 extension Quarantine {
   /// Creates a quarantine mark, for snapshots inserted with
   /// ``SnapshotImporter/insert(_:scene:quarantine:)``. `since` is stored in whole seconds.
-  public init(_ kind: Kind, detail: String, since: Date) {
+  package init(_ kind: Kind, detail: String, since: Date) {
     self.kind = kind
     self.detail = detail
     self.since = since
@@ -13,7 +13,7 @@ extension Quarantine {
 
 /// Inserts snapshots as they are, inside the one transaction of
 /// ``SnapshotStore/importSnapshots(_:)``. Valid only inside that call.
-public struct SnapshotImporter {
+package struct SnapshotImporter {
   let database: Database
   let path: String
   let limits: SnapshotLimits
@@ -28,7 +28,7 @@ public struct SnapshotImporter {
   ///   ``SceneSnapshot/validate()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
   ///   The whole import is then rolled back.
   @discardableResult
-  public func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
+  package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
@@ -86,7 +86,7 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: what an insert or `body` threw, or what committing threw (`busy`,
   ///   `diskFull`, …). Nothing is written when it throws.
   @discardableResult
-  public func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
+  package func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
     throws(StoreError) -> Bool
   {
     var failure: StoreError?

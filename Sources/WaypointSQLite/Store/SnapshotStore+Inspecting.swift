@@ -70,7 +70,7 @@ extension SnapshotStore {
   ///
   /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory (its
   /// length is checked first, in the same statement): it comes as
-  /// ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``, as in ``forEachSnapshot(_:)``.
+  /// ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``, as when the tools stream a store.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   public func snapshot(id: Int64) throws(StoreError) -> StoredSnapshot? {

@@ -2,33 +2,33 @@ import Foundation
 import Waypoint
 
 /// What ``SnapshotStore/salvage(path:configuration:_:)`` could not read from a damaged store.
-public struct SalvageReport: Hashable, Sendable {
+package struct SalvageReport: Hashable, Sendable {
   /// A snapshot known to exist (from its row or from the scene index) whose row could not be read.
-  public struct Lost: Hashable, Sendable {
+  package struct Lost: Hashable, Sendable {
     /// The snapshot's id.
-    public var id: Int64
+    package var id: Int64
     /// Its scene, when the row or the index still names it.
-    public var scene: String?
+    package var scene: String?
     /// Why it could not be read.
-    public var reason: String
+    package var reason: String
   }
 
   /// Rows passed to the caller.
-  public var read = 0
+  package var read = 0
   /// Snapshots that could not be read, at most ``maxListed`` of them (``lostCount`` counts all
   /// that are known).
-  public var lost: [Lost] = []
+  package var lost: [Lost] = []
   /// Every snapshot known to be lost.
-  public var lostCount = 0
+  package var lostCount = 0
   /// Ranges of snapshot ids in damaged pages of the table: whatever rows they held could not be
   /// read (those the scene index still names are in ``lost`` too).
-  public var unreadableRanges: [ClosedRange<Int64>] = []
+  package var unreadableRanges: [ClosedRange<Int64>] = []
 
   /// The most lost snapshots listed one by one.
-  public static let maxListed = 1000
+  package static let maxListed = 1000
 
   /// Whether every row was read.
-  public var isComplete: Bool { lostCount == 0 && unreadableRanges.isEmpty }
+  package var isComplete: Bool { lostCount == 0 && unreadableRanges.isEmpty }
 
   mutating func lose(_ id: Int64, scene: String?, reason: String) {
     lostCount += 1
@@ -52,7 +52,7 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: `cannotOpen` for a missing file or a directory, `notAWaypointStore`,
   ///   `newerSchema`, and `corrupt` when not even the file's schema can be read (nothing can be
   ///   salvaged then).
-  public static func salvage(
+  package static func salvage(
     path: String, configuration: StoreConfiguration = StoreConfiguration(),
     _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) -> SalvageReport {

@@ -17,7 +17,7 @@ extension SnapshotStore {
   ///     store's order of ids, are read (at most `2 × window`), so that the work does not grow with
   ///     the store; a store with fewer entries is read whole.
   ///   - window: How many index entries (snapshots) each side of `center` reads.
-  public func forEachSceneID(
+  package func forEachSceneID(
     lengths: ClosedRange<Int>? = nil, near center: String? = nil, window: Int = 10_000,
     _ body: (String) -> Bool
   ) throws(StoreError) {

@@ -13,7 +13,7 @@ extension SnapshotStore {
   ///
   /// - Throws: ``StoreError`` when the store cannot be read; the snapshots already passed to `body`
   ///   stay passed.
-  public func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
+  package func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
     try stream(
       """
       SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
@@ -31,7 +31,7 @@ extension SnapshotStore {
   ///     batches between which the caller may write.
   ///   - limit: At most this many scenes.
   /// - Throws: ``StoreError`` when the store cannot be read.
-  public func forEachLatestSnapshot(
+  package func forEachLatestSnapshot(
     after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
     try stream(

@@ -45,10 +45,10 @@ public final class SnapshotStore: @unchecked Sendable {
   /// user's support channel, the old file is kept at ``StoreRecovery/movedTo``.
   public let recovery: StoreRecovery?
   /// The file's schema version (the number of the last migration applied).
-  public let schemaVersion: Int
+  package let schemaVersion: Int
 
   /// The newest schema version this build knows.
-  public static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
+  package static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
   /// The connection; replaced only by `reopenClosed()`, under `lock`.
   private(set) var database: Database
