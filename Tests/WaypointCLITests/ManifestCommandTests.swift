@@ -95,7 +95,8 @@ struct ManifestCommandTests {
     let (_, manifest) = demo()
     let policy = run(["--db", store, "validate", "--manifest", manifest, "--policy", "sometimes"])
     #expect(policy.status == 64)
-    #expect(policy.err.contains("--policy takes cut, drop or reset"))
+    #expect(
+      policy.err.contains("invalid value 'sometimes' for --policy: expected cut, drop or reset"))
   }
 
   @Test("repair --dry-run says what it would do and writes nothing, not even a backup")

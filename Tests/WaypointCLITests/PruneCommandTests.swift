@@ -75,11 +75,11 @@ struct PruneCommandTests {
 
   @Test("durations parse to seconds")
   func durations() {
-    #expect(PruneCommand.parseDuration("30d") == 30 * 86_400)
-    #expect(PruneCommand.parseDuration("12h") == 43_200)
-    #expect(PruneCommand.parseDuration("90m") == 5_400)
-    #expect(PruneCommand.parseDuration("45s") == 45)
-    #expect(PruneCommand.parseDuration("0s") == 0)
-    #expect(PruneCommand.parseDuration("+5s") == nil)
+    #expect(ValueParsers.duration("30d") == 30 * 86_400)
+    #expect(ValueParsers.duration("12h") == 43_200)
+    #expect(ValueParsers.duration("90m") == 5_400)
+    #expect(ValueParsers.duration("45s") == 45)
+    #expect(ValueParsers.duration("0s") == 0)
+    #expect(ValueParsers.duration("+5s") == nil)
   }
 }

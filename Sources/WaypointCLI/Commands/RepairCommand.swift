@@ -5,7 +5,9 @@ import WaypointSQLite
 /// `waypoint repair --manifest FILE [--policy POLICY] [--dry-run]`: every scene's latest snapshot,
 /// migrated and cleaned as a restore would, saved as a new version.
 enum RepairCommand: WaypointCommand {
-  static let dryRunFlag = "--dry-run"
+  static let dryRun = FlagKey(
+    "--dry-run",
+    help: "Say what would be repaired, added and deleted, and write nothing (no backup either).")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -23,20 +25,17 @@ enum RepairCommand: WaypointCommand {
           + "touched. A dry run exits 1 when something would be repaired or is unreadable."
       ],
       options: [
-        ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration,
-        .flag(
-          dryRunFlag,
-          help:
-            "Say what would be repaired, added and deleted, and write nothing (no backup either)."),
+        ManifestInput.manifest.required().declaration, ManifestInput.policy.declaration,
+        dryRun.declaration,
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    guard let manifest = try ManifestInput.manifest(context) else {
-      throw .usage("\(ManifestInput.manifestOption) is required")
+    guard let manifest = try ManifestInput.manifest(in: context) else {
+      throw .usage("\(ManifestInput.manifest.name) is required")
     }
-    let policy = try ManifestInput.policy(context)
-    let dryRun = context.arguments.isSet(dryRunFlag)
+    let policy = ManifestInput.policy(in: context)
+    let dryRun = context[Self.dryRun]
     let store = try context.openStore(dryRun ? .read : .write)
     let limits = store.configuration.limits
     let judge = { (stored: StoredSnapshot) in
@@ -56,11 +55,17 @@ enum RepairCommand: WaypointCommand {
         context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
       }
     }
+    // One scene a line, written as it is repaired.
+    var json = JSONStream(.compact)
     if context.json {
-      context.console.out(
-        "{\"store\":\(JSONOutput.string(store.path)),"
-          + "\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),\"dryRun\":\(dryRun),\"scenes\":["
-      )
+      json.beginObject()
+      json.member("store", store.path)
+      json.member("policy", ManifestInput.name(of: policy))
+      json.member("dryRun", dryRun)
+      json.key("scenes")
+      json.beginArray()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     }
 
     // The scenes in batches, with constant memory: a batch is read, then its repairs are saved.
@@ -96,15 +101,22 @@ enum RepairCommand: WaypointCommand {
         seen += 1
         progress.update(seen)
         if context.json {
-          context.console.out((seen > 1 ? "," : "") + JSONOutput.line(entry))
+          entry.write(to: &json)
+          json.lineBreak()
+          context.console.writeOut(json.take())
         } else {
           context.console.out(entry.line(dryRun: dryRun))
         }
       }
     }
     if context.json {
-      context.console.out(
-        "],\"added\":\(added),\"deleted\":0,\"backup\":\(backup.map(JSONOutput.string) ?? "null")}")
+      json.endArray()
+      json.member("added", added)
+      json.member("deleted", 0)
+      json.member("backup", backup)
+      json.endObject()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       let counts = "\(added) added, 0 deleted"
       context.console.out(
@@ -184,8 +196,8 @@ enum RepairCommand: WaypointCommand {
   }
 
   /// What repair does with one scene's latest snapshot.
-  struct Entry: Encodable {
-    enum Action: String, Encodable {
+  struct Entry {
+    enum Action: String {
       case repair, unchanged, newerVersion, unreadable
       /// The app restores the root: a crash loop, or nothing in the snapshot can be kept. Left as it
       /// is, so that the app keeps it aside (quarantined) for a later repair.
@@ -270,6 +282,23 @@ enum RepairCommand: WaypointCommand {
         return head
           + "left alone: nothing in it can be kept (the app restores the root and keeps it aside)"
       }
+    }
+  }
+}
+
+extension RepairCommand.Entry: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scene", scene)
+      json.member("snapshot", snapshot)
+      json.member("action", action.rawValue)
+      json.member("migrated", migrated)
+      json.member("dropped", dropped)
+      json.member("needsApp", needsApp)
+      // Present only when the snapshot was saved repaired.
+      if let repairedAs { json.member("repairedAs", repairedAs) }
+      json.member("added", added)
+      json.member("deleted", deleted)
     }
   }
 }

@@ -18,23 +18,32 @@ enum ValidateCommand: WaypointCommand {
           + "listed, not judged. The app's validators do not run. Streams over the store with "
           + "constant memory. Exits 1 when a restore would drop something."
       ],
-      options: [ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration])
+      options: [
+        ManifestInput.manifest.required().declaration, ManifestInput.policy.declaration,
+      ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    guard let manifest = try ManifestInput.manifest(context) else {
-      throw .usage("\(ManifestInput.manifestOption) is required")
+    guard let manifest = try ManifestInput.manifest(in: context) else {
+      throw .usage("\(ManifestInput.manifest.name) is required")
     }
-    let policy = try ManifestInput.policy(context)
+    let policy = ManifestInput.policy(in: context)
     let store = try context.openStore(.read)
-    let manifestName = InputFile.name(context.arguments.value(ManifestInput.manifestOption) ?? "")
+    let manifestName = InputFile.name(context[ManifestInput.manifest] ?? "")
     var summary = Summary()
     let progress = Progress(console: context.console, label: "validating \(store.path)")
     defer { progress.finish() }
+    // One scene a line, written as it is judged.
+    var json = JSONStream(.compact)
     if context.json {
-      context.console.out(
-        "{\"store\":\(JSONOutput.string(store.path)),\"manifest\":\(JSONOutput.string(manifestName)),"
-          + "\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),\"scenes\":[")
+      json.beginObject()
+      json.member("store", store.path)
+      json.member("manifest", manifestName)
+      json.member("policy", ManifestInput.name(of: policy))
+      json.key("scenes")
+      json.beginArray()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       context.console.out(
         "Validating \(Formatting.printable(store.path)) against \(Formatting.printable(manifestName)) "
@@ -47,7 +56,9 @@ enum ValidateCommand: WaypointCommand {
         summary.add(verdict)
         progress.update(summary.scenes)
         if context.json {
-          context.console.out((summary.scenes > 1 ? "," : "") + JSONOutput.line(verdict))
+          verdict.write(to: &json)
+          json.lineBreak()
+          context.console.writeOut(json.take())
         } else {
           for line in verdict.lines(context.style) { context.console.out(line) }
         }
@@ -55,7 +66,11 @@ enum ValidateCommand: WaypointCommand {
       }
     }
     if context.json {
-      context.console.out("],\"summary\":\(JSONOutput.line(summary))}")
+      json.endArray()
+      json.member("summary", summary)
+      json.endObject()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       context.console.out(summary.line)
     }
@@ -64,8 +79,8 @@ enum ValidateCommand: WaypointCommand {
   }
 
   /// The verdict on one scene's latest snapshot.
-  struct SceneVerdict: Encodable {
-    struct Item: Encodable {
+  struct SceneVerdict {
+    struct Item {
       var location: String
       var tag: String?
       var reason: String
@@ -152,7 +167,7 @@ enum ValidateCommand: WaypointCommand {
     }
   }
 
-  struct Summary: Encodable {
+  struct Summary {
     var scenes = 0
     var restored = 0
     var partial = 0
@@ -186,6 +201,48 @@ enum ValidateCommand: WaypointCommand {
         + "\(root) to the root, \(unreadable) unreadable, \(crashLoops) crash loop\(crashLoops == 1 ? "" : "s"); "
         + "\(dropped) route\(dropped == 1 ? "" : "s") "
         + "dropped, \(needsApp) need the app."
+    }
+  }
+}
+
+extension ValidateCommand.SceneVerdict: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scene", scene)
+      json.member("snapshot", snapshot)
+      json.member("outcome", outcome)
+      json.member("kept", kept)
+      json.member("migrated", migrated)
+      json.member("dropped", dropped)
+      json.member("needsApp", needsApp)
+      // Present only when they apply.
+      if let unreadable { json.member("unreadable", unreadable) }
+      if let crashLoop { json.member("crashLoop", crashLoop) }
+    }
+  }
+}
+
+extension ValidateCommand.SceneVerdict.Item: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("location", location)
+      json.member("tag", tag)
+      json.member("reason", reason)
+    }
+  }
+}
+
+extension ValidateCommand.Summary: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scenes", scenes)
+      json.member("restored", restored)
+      json.member("partial", partial)
+      json.member("root", root)
+      json.member("unreadable", unreadable)
+      json.member("crashLoops", crashLoops)
+      json.member("dropped", dropped)
+      json.member("needsApp", needsApp)
     }
   }
 }

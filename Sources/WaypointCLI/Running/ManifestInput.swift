@@ -4,33 +4,29 @@ import Waypoint
 /// The options every command that judges snapshots against a route manifest shares: `--manifest
 /// FILE` and `--policy`.
 enum ManifestInput {
-  static let manifestOption = "--manifest"
-  static let policyOption = "--policy"
+  /// `--manifest FILE`: optional for `show`, required (``OptionKey/required(_:)``) for the others.
+  static let manifest = OptionKey<String>(
+    "--manifest", value: "FILE",
+    help: "The app's route manifest (RouteManifest(registry:).encoded()), '-' for stdin.")
+
+  /// `--policy POLICY`, `cut` when it is not given.
+  static let policy = OptionKey<RestorePolicy>(
+    "--policy", value: "POLICY",
+    help: "The app's restore policy: cut (the default: a failed route drops the ones above it), "
+      + "drop (only failed routes) or reset (any failure restores the root).",
+    expected: ValueParsers.choice(policies.map(\.name)),
+    parse: { name in policies.first { $0.name == name }?.policy })
 
   /// The policy names, as the app's `RestorePolicy` cases.
   static let policies: [(name: String, policy: RestorePolicy)] = [
     ("cut", .cutAtFirstFailure), ("drop", .dropFailingRoutes), ("reset", .resetOnAnyFailure),
   ]
 
-  static func manifestDeclaration(required: Bool) -> OptionDeclaration {
-    .option(
-      manifestOption, value: "FILE",
-      help: "The app's route manifest (RouteManifest(registry:).encoded()), '-' for stdin.",
-      required: required)
-  }
-
-  static var policyDeclaration: OptionDeclaration {
-    .option(
-      policyOption, value: "POLICY",
-      help: "The app's restore policy: cut (the default: a failed route drops the ones above it), "
-        + "drop (only failed routes) or reset (any failure restores the root).")
-  }
-
   /// The manifest named by `--manifest`, or `nil` when the option is absent.
   ///
   /// - Throws: ``CLIError``: 66 for a missing file, 65 for one that is not a manifest.
-  static func manifest(_ context: CommandContext) throws(CLIError) -> RouteManifest? {
-    guard let path = context.arguments.value(manifestOption) else { return nil }
+  static func manifest(in context: CommandContext) throws(CLIError) -> RouteManifest? {
+    guard let path = context[manifest] else { return nil }
     let data = try InputFile.read(
       path, limit: RouteManifest.defaultLimits.maxDocumentBytes, console: context.console)
     do {
@@ -41,12 +37,8 @@ enum ManifestInput {
   }
 
   /// The policy named by `--policy`, `cut` by default.
-  static func policy(_ context: CommandContext) throws(CLIError) -> RestorePolicy {
-    guard let name = context.arguments.value(policyOption) else { return .cutAtFirstFailure }
-    guard let match = policies.first(where: { $0.name == name }) else {
-      throw .usage("\(policyOption) takes cut, drop or reset, not '\(Formatting.printable(name))'")
-    }
-    return match.policy
+  static func policy(in context: CommandContext) -> RestorePolicy {
+    context[policy] ?? .cutAtFirstFailure
   }
 
   /// The policy's name on the command line.
