@@ -75,4 +75,27 @@ struct OptionValueTests {
     #expect(context[PruneCommand.dryRun] == false)
     #expect(context[ManifestInput.policy] == nil)
   }
+
+  @Test("help wins over a bad value, as over every other problem")
+  func helpWins() {
+    let result = run(["prune", "--keep", "x", "--help"])
+    #expect(result.status == 0)
+    #expect(result.out.hasPrefix("USAGE: waypoint prune"))
+    #expect(result.err.isEmpty)
+  }
+
+  @Test("the value parsers read what their words say, and nothing else")
+  func parsers() {
+    #expect(ValueParser.count.parse("0") == 0)
+    #expect(ValueParser.count.parse("12") == 12)
+    #expect(ValueParser.count.parse("-1") == nil)
+    #expect(ValueParser.snapshotID.parse("1") == 1)
+    #expect(ValueParser.snapshotID.parse("0") == nil)
+    #expect(ValueParser.snapshotID.parse("9223372036854775808") == nil)
+    let choice = ValueParser.choice([("a", 1), ("b", 2), ("c", 3)])
+    #expect(choice.expected == "a, b or c")
+    #expect(choice.parse("b") == 2)
+    #expect(choice.parse("B") == nil)
+    #expect(ValueParser.choice([("only", 1)]).expected == "only")
+  }
 }

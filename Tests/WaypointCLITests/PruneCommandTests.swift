@@ -75,11 +75,11 @@ struct PruneCommandTests {
 
   @Test("durations parse to seconds")
   func durations() {
-    #expect(ValueParsers.duration("30d") == 30 * 86_400)
-    #expect(ValueParsers.duration("12h") == 43_200)
-    #expect(ValueParsers.duration("90m") == 5_400)
-    #expect(ValueParsers.duration("45s") == 45)
-    #expect(ValueParsers.duration("0s") == 0)
-    #expect(ValueParsers.duration("+5s") == nil)
+    #expect(ValueParser.duration.parse("30d") == 30 * 86_400)
+    #expect(ValueParser.duration.parse("12h") == 43_200)
+    #expect(ValueParser.duration.parse("90m") == 5_400)
+    #expect(ValueParser.duration.parse("45s") == 45)
+    #expect(ValueParser.duration.parse("0s") == 0)
+    #expect(ValueParser.duration.parse("+5s") == nil)
   }
 }

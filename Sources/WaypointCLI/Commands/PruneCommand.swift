@@ -5,11 +5,11 @@ import WaypointSQLite
 enum PruneCommand: WaypointCommand {
   static let keep = OptionKey<Int>(
     "--keep", value: "N", help: "Keep the newest N snapshots of each scene (0 or more).",
-    expected: "a whole number, 0 or more", parse: ValueParsers.count)
+    parser: .count)
   static let olderThan = OptionKey<Int>(
     "--older-than", value: "DURATION",
     help: "Delete the snapshots saved longer ago than DURATION: 30d, 12h, 90m or 45s.",
-    expected: "a duration such as 30d, 12h, 90m or 45s", parse: ValueParsers.duration)
+    parser: .duration)
   static let dryRun = FlagKey(
     "--dry-run",
     help: "Say what would be deleted, per scene, and write nothing (the store is opened "

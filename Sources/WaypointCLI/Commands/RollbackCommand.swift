@@ -7,7 +7,7 @@ enum RollbackCommand: WaypointCommand {
   static let to = OptionKey<Int64>(
     "--to", value: "SNAPSHOT_ID",
     help: "The snapshot to roll back to, as 'waypoint history' lists it.",
-    expected: ValueParsers.snapshotIDExpected, required: true, parse: ValueParsers.snapshotID)
+    required: true, parser: .snapshotID)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(

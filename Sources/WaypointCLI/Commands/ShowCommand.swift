@@ -7,7 +7,7 @@ enum ShowCommand: WaypointCommand {
   static let scene = PositionalKey("SCENE", help: "The scene's id, as 'waypoint scenes' lists it.")
   static let snapshot = OptionKey<Int64>(
     "--snapshot", value: "ID", help: "Show this snapshot of the scene instead of its latest one.",
-    expected: ValueParsers.snapshotIDExpected, parse: ValueParsers.snapshotID)
+    parser: .snapshotID)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(

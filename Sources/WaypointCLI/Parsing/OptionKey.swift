@@ -12,14 +12,15 @@ struct OptionKey<Value>: Sendable {
   /// The option's name with its dashes: `--keep`.
   var name: String { declaration.name }
 
-  /// An option whose value `parse` converts; `parse` answers `nil` for a value it refuses, which
-  /// the parser then reports as not being `expected` (`a whole number, 0 or more`).
+  /// An option whose value `parser` reads; a value it refuses is reported in its
+  /// ``ValueParser/expected`` words (`a whole number, 0 or more`).
   init(
-    _ name: String, value: String, help: String, expected: String, required: Bool = false,
-    parse: @escaping @Sendable (String) -> Value?
+    _ name: String, value: String, help: String, required: Bool = false,
+    parser: ValueParser<Value>
   ) {
     declaration = .option(name, value: value, help: help, required: required)
-    declaration.format = ValueFormat(expected: expected) { parse($0) != nil }
+    let parse = parser.parse
+    declaration.format = ValueFormat(expected: parser.expected) { parse($0) != nil }
     self.parse = parse
   }
 

@@ -14,11 +14,10 @@ enum ManifestInput {
     "--policy", value: "POLICY",
     help: "The app's restore policy: cut (the default: a failed route drops the ones above it), "
       + "drop (only failed routes) or reset (any failure restores the root).",
-    expected: ValueParsers.choice(policies.map(\.name)),
-    parse: { name in policies.first { $0.name == name }?.policy })
+    parser: .choice(policies))
 
   /// The policy names, as the app's `RestorePolicy` cases.
-  static let policies: [(name: String, policy: RestorePolicy)] = [
+  static let policies: [(name: String, value: RestorePolicy)] = [
     ("cut", .cutAtFirstFailure), ("drop", .dropFailingRoutes), ("reset", .resetOnAnyFailure),
   ]
 
@@ -43,7 +42,7 @@ enum ManifestInput {
 
   /// The policy's name on the command line.
   static func name(of policy: RestorePolicy) -> String {
-    policies.first { $0.policy == policy }?.name ?? "cut"
+    policies.first { $0.value == policy }?.name ?? "cut"
   }
 }
 
