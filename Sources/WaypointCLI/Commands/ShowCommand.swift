@@ -105,7 +105,7 @@ enum ShowCommand: WaypointCommand {
 
   private struct FateJSON: JSONWritable {
     var location: RouteLocation
-    var fate: OfflineValidation.Fate
+    var fate: RouteFate
 
     func write(to json: inout JSONStream) {
       json.object { json in

@@ -214,7 +214,7 @@ extension ValidateCommand.SceneVerdict: JSONWritable {
       json.member("kept", kept)
       json.member("migrated", migrated)
       json.member("dropped", dropped)
-      json.member("needsApp", needsApp)
+      json.member("needsApp", undetermined)
       // Present only when they apply.
       if let unreadable { json.member("unreadable", unreadable) }
       if let crashLoop { json.member("crashLoop", crashLoop) }
