@@ -9,8 +9,9 @@ extension SnapshotStore {
   /// ``StoreConfiguration/retention`` snapshots (quarantined ones are kept). A save that returned is
   /// durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
   ///
-  /// - Parameter scene: On iOS, `UISceneSession.persistentIdentifier`; any string that
-  ///   ``SceneID`` accepts.
+  /// - Parameters:
+  ///   - snapshot: The scene's navigation state.
+  ///   - scene: On iOS, `UISceneSession.persistentIdentifier`; any string that ``SceneID`` accepts.
   /// - Throws: ``StoreError``: ``StoreError/invalidSceneID(_:reason:)`` for an id that
   ///   ``SceneID`` refuses, ``StoreError/invalidSnapshot(_:)`` for a document over
   ///   ``SnapshotLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/validate()``, ``StoreError/busy(path:)`` when another process held
