@@ -143,7 +143,7 @@ enum DemoCommand {
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
     if let id = restored.snapshotID, let stored = try store.snapshot(id: id) {
-      let verdict = manifest.validate(encoded: stored.document, policy: .cutAtFirstFailure)
+      let verdict = manifest.predict(encoded: stored.document, policy: .cutAtFirstFailure)
       for entry in verdict.entries {
         print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
       }
@@ -156,12 +156,12 @@ enum DemoCommand {
     return manifest.encoded()
   }
 
-  private static func describe(_ fate: OfflineValidation.Fate) -> String {
+  private static func describe(_ fate: RouteFate) -> String {
     switch fate {
     case .kept: "kept"
     case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
     case .dropped(let reason): "dropped: \(reason)"
-    case .needsApp(let why): "needs the app: \(why)"
+    case .undetermined(let why): "needs the app: \(why)"
     }
   }
 

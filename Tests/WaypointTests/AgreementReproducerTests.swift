@@ -73,10 +73,10 @@ struct AgreementReproducerTests {
     _ registry: RouteRegistry, _ snapshot: SceneSnapshot,
     policy: RestorePolicy = .cutAtFirstFailure,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> (OfflineValidation, RestoredScene) {
-    let offline = try manifest(registry).validate(snapshot, policy: policy)
+  ) throws -> (RestorePrediction, RestoredScene) {
+    let offline = try manifest(registry).predict(snapshot, policy: policy)
     let restored = Restorer(registry: registry, policy: policy).restore(snapshot)
-    #expect(!offline.needsApp, "\(offline.entries)", sourceLocation: sourceLocation)
+    #expect(!offline.hasUndetermined, "\(offline.entries)", sourceLocation: sourceLocation)
     #expect(
       offline.report.outcome == restored.report.outcome,
       "offline \(offline.report) vs restore \(restored.report)", sourceLocation: sourceLocation)
@@ -99,10 +99,10 @@ struct AgreementReproducerTests {
       kind == "opaque"
       ? RouteRecord(tag: "Opaque", json: "1") : RouteRecord(tag: "Route", json: #"{"home":{}}"#)
     let snapshot = Repro.snapshot([unjudgeable, RouteRecord(tag: "Gone", json: "{}")])
-    let offline = try Self.manifest(registry).validate(snapshot, policy: .resetOnAnyFailure)
-    #expect(offline.needsApp)
+    let offline = try Self.manifest(registry).predict(snapshot, policy: .resetOnAnyFailure)
+    #expect(offline.hasUndetermined)
     #expect(offline.report.outcome == .root)
-    guard case .needsApp = offline.entries.first?.fate else {
+    guard case .undetermined = offline.entries.first?.fate else {
       Issue.record("the route that needs the app is \(String(describing: offline.entries.first))")
       return
     }

@@ -42,7 +42,7 @@ struct JSONValueTests {
   func badText() {
     #expect(throws: SnapshotFormatError.self) { try JSONValue(parsing: "{\"a\":") }
     #expect(throws: SnapshotFormatError.tooLarge(byteCount: 12, limit: 10)) {
-      try JSONValue(parsing: "\"0123456789\"", limits: SnapshotLimits(maxPayloadBytes: 10))
+      try JSONValue(parsing: "\"0123456789\"", limits: InputLimits(maxPayloadBytes: 10))
     }
     #expect(throws: SnapshotFormatError.nestingTooDeep(limit: 32)) {
       try JSONValue(parsing: String(repeating: "[", count: 33) + String(repeating: "]", count: 33))

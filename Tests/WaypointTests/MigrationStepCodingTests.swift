@@ -68,14 +68,14 @@ struct MigrationStepCodingTests {
           tag: "A", version: 2, aliases: [], shape: .string,
           migrations: [RouteManifest.Migration(from: 1, [step])])
       ])
-    let verdict = manifest.validate(
+    let verdict = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 1),
         stacks: ["m": [RouteRecord(tag: "A", json: #""s""#)]]))
-    #expect(verdict.needsApp)
+    #expect(verdict.hasUndetermined)
     #expect(
       verdict.entries.first?.fate
-        == .needsApp("migration of A from version 1 runs custom(n), which needs the app"))
+        == .undetermined("migration of A from version 1 runs custom(n), which needs the app"))
   }
 
   @Test("a custom step given to a manifest with its code keeps only its name")

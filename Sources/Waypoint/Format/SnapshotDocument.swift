@@ -86,7 +86,7 @@ extension SceneSnapshot {
   ///   ``SnapshotFormatError/missingField(_:)`` or ``SnapshotFormatError/invalidField(_:reason:)``
   ///   for JSON of the wrong shape; ``SnapshotFormatError/newerFormat(found:supported:)`` for a
   ///   format version above ``currentFormatVersion``.
-  public init(decoding data: Data, limits: SnapshotLimits = .default) throws(SnapshotFormatError) {
+  public init(decoding data: Data, limits: InputLimits = .default) throws(SnapshotFormatError) {
     try limits.check(data, byteLimit: limits.maxDocumentBytes)
     let document: SnapshotDocument
     do {

@@ -58,7 +58,7 @@ public struct SceneSnapshot: Hashable, Sendable {
   /// that cannot be read back: a route-schema version or a route version below 1.
   ///
   /// - Throws: ``SnapshotFormatError/invalidField(_:reason:)`` naming the first such value.
-  public func validate() throws(SnapshotFormatError) {
+  public func check() throws(SnapshotFormatError) {
     guard metadata.routeSchemaVersion >= 1 else {
       throw .invalidField(
         "routeSchemaVersion", reason: "\(metadata.routeSchemaVersion) is not a schema version")

@@ -1,16 +1,16 @@
 /// The fate of one route in a restore.
-enum Resolution<Kept> {
-  /// The route restores (as `Kept`: an app value, or a record for offline validation).
+enum Fate<Kept> {
+  /// The route restores (as `Kept`: an app value, or a record for offline prediction).
   case kept(Kept)
   /// The route is dropped.
   case dropped(DropReason)
-  /// Only the app can tell (offline validation met a custom migration step or an opaque shape).
+  /// Only the app can tell (offline prediction met a custom migration step or an opaque shape).
   case undetermined(String)
 }
 
 /// Walks a snapshot in a fixed order (stacks by name, root first; then selected tab, split view,
 /// sheet), resolves each route, applies the policy and writes the report. Shared by ``Restorer``
-/// (with app values) and offline validation (with records), so that both apply the same rules.
+/// (with app values) and offline prediction (with records), so that both apply the same rules.
 struct RestorePass<Kept> {
   /// One route's or value's fate, in snapshot order.
   struct Entry {
@@ -39,7 +39,7 @@ struct RestorePass<Kept> {
   }
 
   let policy: RestorePolicy
-  let resolve: (RouteRecord, RouteLocation) -> Resolution<Kept>
+  let resolve: (RouteRecord, RouteLocation) -> Fate<Kept>
 
   private var result = Result()
   private var routeFailed = false
@@ -47,7 +47,7 @@ struct RestorePass<Kept> {
   /// Routes only the app can judge: they may restore, so the scene is not known to be the root.
   private var undeterminedCount = 0
 
-  init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Resolution<Kept>) {
+  init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Fate<Kept>) {
     self.policy = policy
     self.resolve = resolve
   }

@@ -105,7 +105,7 @@ enum ExportCommand: WaypointCommand {
   }
 
   /// The line for one snapshot, or why it is left out.
-  static func line(for stored: StoredSnapshot, redactor: Redactor?, limits: SnapshotLimits)
+  static func line(for stored: StoredSnapshot, redactor: Redactor?, limits: InputLimits)
     -> Result<Data, SnapshotLine.Problem>
   {
     let info = stored.info
@@ -136,7 +136,7 @@ enum ExportCommand: WaypointCommand {
   /// The stored document as it is, when it is one JSON object within the limits; compacted onto
   /// one line when it spans several. A document this build does not read (a newer format) is
   /// exported as it is.
-  private static func verbatimDocument(_ stored: StoredSnapshot, limits: SnapshotLimits)
+  private static func verbatimDocument(_ stored: StoredSnapshot, limits: InputLimits)
     -> Result<Data, SnapshotLine.Problem>
   {
     let limit = limits.maxDocumentBytes
@@ -147,7 +147,7 @@ enum ExportCommand: WaypointCommand {
     guard let text = String(data: stored.document, encoding: .utf8) else {
       return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
-    let documentLimits = SnapshotLimits(
+    let documentLimits = InputLimits(
       maxDocumentBytes: limit, maxPayloadBytes: limit, maxNestingDepth: limits.maxNestingDepth)
     guard let value = try? JSONValue(parsing: text, limits: documentLimits), case .object = value
     else {

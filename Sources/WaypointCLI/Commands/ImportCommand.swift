@@ -68,7 +68,7 @@ enum ImportCommand: WaypointCommand {
 
   /// Reads the file's `count` snapshots again and inserts them in one transaction.
   private static func insert(
-    _ path: String, name: String, count: Int, limits: SnapshotLimits, into store: SnapshotStore,
+    _ path: String, name: String, count: Int, limits: InputLimits, into store: SnapshotStore,
     created: Bool,
     context: CommandContext
   ) throws(CLIError) -> ImportJSON {
@@ -124,7 +124,7 @@ enum ImportCommand: WaypointCommand {
   /// - Throws: ``CLIError``: 66 for a file that cannot be opened, 65 naming the first malformed
   ///   line, 74 when reading fails.
   private static func readLines(
-    _ path: String, name: String, limits: SnapshotLimits, progress: Progress,
+    _ path: String, name: String, limits: InputLimits, progress: Progress,
     _ body: (Int, SnapshotLine.Parsed) -> Bool
   ) throws(CLIError) -> Int {
     let handle = try InputFile.open(path)

@@ -134,7 +134,7 @@ enum RepairCommand: WaypointCommand {
       }),
       let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits),
       var repaired = Self.repaired(
-        snapshot, manifest.validate(snapshot, policy: policy, limits: limits))
+        snapshot, manifest.predict(snapshot, policy: policy, limits: limits))
     else { return nil }
     repaired.metadata.savedAt = Date()
     return try context.store { () throws(StoreError) in
@@ -146,13 +146,13 @@ enum RepairCommand: WaypointCommand {
   /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
   /// routes and unknown split-view names gone, routes that need the app kept as they are. `nil` when
   /// nothing would change.
-  static func repaired(_ snapshot: SceneSnapshot, _ validation: OfflineValidation) -> SceneSnapshot?
+  static func repaired(_ snapshot: SceneSnapshot, _ validation: RestorePrediction) -> SceneSnapshot?
   {
-    var fates: [RouteLocation: OfflineValidation.Fate] = [:]
+    var fates: [RouteLocation: RouteFate] = [:]
     for entry in validation.entries { fates[entry.location] = entry.fate }
     let changes = fates.values.contains { fate in
       switch fate {
-      case .kept, .needsApp: false
+      case .kept, .undetermined: false
       case .migrated, .dropped: true
       }
     }
@@ -162,7 +162,7 @@ enum RepairCommand: WaypointCommand {
       switch fates[location] {
       case .migrated(let current)?: return current
       case .dropped?: return nil
-      case .kept?, .needsApp?, nil: return record
+      case .kept?, .undetermined?, nil: return record
       }
     }
     var repaired = snapshot
@@ -206,7 +206,7 @@ enum RepairCommand: WaypointCommand {
 
     init(
       _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
-      limits: SnapshotLimits
+      limits: InputLimits
     ) {
       scene = stored.info.scene
       snapshot = stored.info.id
@@ -222,7 +222,7 @@ enum RepairCommand: WaypointCommand {
         action = .unreadable
         return
       }
-      let validation = manifest.validate(decoded, policy: policy, limits: limits)
+      let validation = manifest.predict(decoded, policy: policy, limits: limits)
       let newer = validation.report.dropped.contains { item in
         switch item.reason {
         case .newerRouteSchema, .newerRouteVersion: true
@@ -238,7 +238,7 @@ enum RepairCommand: WaypointCommand {
         case .kept: break
         case .migrated: migrated += 1
         case .dropped: dropped += 1
-        case .needsApp: needsApp += 1
+        case .undetermined: needsApp += 1
         }
       }
       if validation.report.outcome == .root {

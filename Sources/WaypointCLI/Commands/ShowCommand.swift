@@ -45,9 +45,9 @@ enum ShowCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(
       scene: id, snapshot: requested)
-    let validation = manifest?.validate(
+    let validation = manifest?.predict(
       loaded.snapshot, policy: policy, limits: store.configuration.limits)
-    var fates: [RouteLocation: OfflineValidation.Fate] = [:]
+    var fates: [RouteLocation: RouteFate] = [:]
     for entry in validation?.entries ?? [] { fates[entry.location] = entry.fate }
     if context.json {
       try context.printJSON(
@@ -76,7 +76,7 @@ enum ShowCommand: WaypointCommand {
   private struct ShowJSON: Encodable {
     var loaded: SceneLoader.Loaded
     /// Each route's fate under `--manifest`, when given.
-    var fates: [RouteLocation: OfflineValidation.Fate]?
+    var fates: [RouteLocation: RouteFate]?
     var report: RestoreReport?
 
     private enum CodingKeys: String, CodingKey {

@@ -77,14 +77,14 @@ enum ValidateCommand: WaypointCommand {
     var kept = 0
     var migrated = 0
     var dropped: [Item] = []
-    var needsApp: [Item] = []
+    var undetermined: [Item] = []
     var unreadable: String?
     /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
     var crashLoop: String?
 
     init(
       _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
-      limits: SnapshotLimits
+      limits: InputLimits
     ) {
       scene = stored.info.scene
       snapshot = stored.info.id
@@ -105,7 +105,7 @@ enum ValidateCommand: WaypointCommand {
         outcome = RestoreReport.Outcome.root.rawValue
         return
       }
-      let validation = manifest.validate(encoded: stored.document, policy: policy, limits: limits)
+      let validation = manifest.predict(encoded: stored.document, policy: policy, limits: limits)
       outcome = validation.report.outcome.rawValue
       for entry in validation.entries {
         let location = entry.location.description
@@ -119,8 +119,8 @@ enum ValidateCommand: WaypointCommand {
           if unreadable == nil {
             dropped.append(Item(location: location, tag: entry.tag, reason: reason.description))
           }
-        case .needsApp(let why):
-          needsApp.append(Item(location: location, tag: entry.tag, reason: why))
+        case .undetermined(let why):
+          undetermined.append(Item(location: location, tag: entry.tag, reason: why))
         }
       }
     }
@@ -135,7 +135,7 @@ enum ValidateCommand: WaypointCommand {
         return [head + style.red("root, a crash loop: \(text(crashLoop))")]
       }
       var counts = ["\(kept) kept", "\(migrated) migrated", "\(dropped.count) dropped"]
-      if !needsApp.isEmpty { counts.append("\(needsApp.count) need the app") }
+      if !undetermined.isEmpty { counts.append("\(undetermined.count) need the app") }
       head += "\(outcome), " + counts.joined(separator: ", ")
       var lines = [dropped.isEmpty ? head : style.bold(head)]
       for item in dropped {
@@ -143,7 +143,7 @@ enum ValidateCommand: WaypointCommand {
           "  " + style.red("dropped")
             + " \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))")
       }
-      for item in needsApp {
+      for item in undetermined {
         lines.append(
           "  needs the app: \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))"
         )
@@ -165,7 +165,7 @@ enum ValidateCommand: WaypointCommand {
     mutating func add(_ verdict: SceneVerdict) {
       scenes += 1
       dropped += verdict.dropped.count
-      needsApp += verdict.needsApp.count
+      needsApp += verdict.undetermined.count
       if verdict.unreadable != nil {
         unreadable += 1
         return

@@ -55,14 +55,14 @@ enum ManifestInput {
   }
 }
 
-extension OfflineValidation.Fate {
+extension RouteFate {
   /// One word for the fate: kept, migrated, dropped, needs-app.
   var word: String {
     switch self {
     case .kept: "kept"
     case .migrated: "migrated"
     case .dropped: "dropped"
-    case .needsApp: "needs-app"
+    case .undetermined: "needs-app"
     }
   }
 
@@ -72,7 +72,7 @@ extension OfflineValidation.Fate {
     case .kept: "kept"
     case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
     case .dropped(let reason): "dropped: \(reason)"
-    case .needsApp(let why): "needs the app: \(why)"
+    case .undetermined(let why): "needs the app: \(why)"
     }
   }
 }

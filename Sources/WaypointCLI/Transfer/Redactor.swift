@@ -15,7 +15,7 @@ import Waypoint
 /// The hashes are unsalted SHA-256: they hide values from reading, but a value from a small set
 /// (a small integer id, a common name) can be found again by hashing candidates.
 struct Redactor: Sendable {
-  var limits: SnapshotLimits
+  var limits: InputLimits
 
   func scene(_ id: String) -> String { "scene-" + hash("scene", id) }
 

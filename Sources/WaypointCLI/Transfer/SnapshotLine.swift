@@ -46,15 +46,15 @@ enum SnapshotLine {
   }
 
   /// The longest line `import` reads: a document at the limit and room for the rest.
-  static func maxLineBytes(_ limits: SnapshotLimits) -> Int { limits.maxDocumentBytes + (64 << 10) }
+  static func maxLineBytes(_ limits: InputLimits) -> Int { limits.maxDocumentBytes + (64 << 10) }
 
   /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
   /// time is the document's.
-  static func parse(_ line: Data, limits: SnapshotLimits) throws(Problem) -> Parsed {
+  static func parse(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
     guard let text = String(data: line, encoding: .utf8) else {
       throw Problem(message: "not UTF-8 text")
     }
-    let lineLimits = SnapshotLimits(
+    let lineLimits = InputLimits(
       maxDocumentBytes: maxLineBytes(limits), maxPayloadBytes: maxLineBytes(limits),
       maxNestingDepth: limits.maxNestingDepth)
     let value: JSONValue
@@ -86,7 +86,7 @@ enum SnapshotLine {
     let snapshot: SceneSnapshot
     do {
       snapshot = try SceneSnapshot(decoding: Data(document.jsonText.utf8), limits: limits)
-      try snapshot.validate()
+      try snapshot.check()
     } catch {
       throw Problem(message: "document: \(error)")
     }

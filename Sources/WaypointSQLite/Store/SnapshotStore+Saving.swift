@@ -14,7 +14,7 @@ extension SnapshotStore {
   ///   - scene: On iOS, `UISceneSession.persistentIdentifier`; any string that ``SceneID`` accepts.
   /// - Throws: ``StoreError``: ``StoreError/invalidSceneID(_:reason:)`` for an id that
   ///   ``SceneID`` refuses, ``StoreError/invalidSnapshot(_:)`` for a document over
-  ///   ``SnapshotLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/validate()``, ``StoreError/busy(path:)`` when another process held
+  ///   ``InputLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/check()``, ``StoreError/busy(path:)`` when another process held
   ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
   ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
   ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
@@ -46,7 +46,7 @@ extension SnapshotStore {
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
-      try snapshot.validate()
+      try snapshot.check()
     } catch {
       throw .invalidSnapshot(error)
     }

@@ -26,7 +26,7 @@ public enum StoreError: Error, Hashable, Sendable {
   case readOnly(path: String, detail: String)
   /// The operating system reported an I/O error (`SQLITE_IOERR`).
   case ioError(path: String, detail: String)
-  /// The snapshot cannot be stored as it is (for example over ``SnapshotLimits/maxDocumentBytes``).
+  /// The snapshot cannot be stored as it is (for example over ``InputLimits/maxDocumentBytes``).
   case invalidSnapshot(SnapshotFormatError)
   /// The scene id breaks the rule of ``SceneID`` (empty, too long, or holding a control
   /// character); nothing was written.

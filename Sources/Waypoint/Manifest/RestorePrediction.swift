@@ -1,25 +1,13 @@
-/// What a restore of a snapshot would keep and drop, judged from a ``RouteManifest`` without the
+/// The prediction of a restore: what a restore of a snapshot would keep and drop, judged from a ``RouteManifest`` without the
 /// app's Swift types.
 ///
-/// For every route the manifest can describe, the verdict is the one a restore with the real types
+/// For every route the manifest can describe, the predicted fate is the one a restore with the real types
 /// gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app knows
 /// are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
-/// ``Fate/needsApp(_:)``, and the app's ``RouteValidator``s do not run. A route that needs the app
+/// ``RouteFate/undetermined(_:)``, and the app's ``RouteValidator``s do not run. A route that needs the app
 /// is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and another
-/// route failing, the report is the root and the route stays ``Fate/needsApp(_:)``.
-public struct OfflineValidation: Sendable {
-  /// The fate of one route.
-  public enum Fate: Hashable, Sendable {
-    /// It decodes as stored.
-    case kept
-    /// It decodes after migrating; the payload is the migrated record.
-    case migrated(RouteRecord)
-    /// A restore drops it.
-    case dropped(DropReason)
-    /// Only the app can tell (a custom step, an opaque shape); the payload says why.
-    case needsApp(String)
-  }
-
+/// route failing, the report is the root and the route stays ``RouteFate/undetermined(_:)``.
+public struct RestorePrediction: Sendable {
   /// One route or split-view value and its fate, in snapshot order.
   public struct Entry: Hashable, Sendable {
     /// Where it stands.
@@ -27,7 +15,7 @@ public struct OfflineValidation: Sendable {
     /// Its stored tag (nil for split-view values).
     public var tag: String?
     /// What a restore would do with it.
-    public var fate: Fate
+    public var fate: RouteFate
   }
 
   /// Every route and replaced value, in snapshot order (stacks by name, root first; selected tab;
@@ -36,9 +24,9 @@ public struct OfflineValidation: Sendable {
   /// The report a restore would give, leaving the routes that need the app out of it.
   public var report: RestoreReport
 
-  /// Whether some route's fate needs the app.
-  public var needsApp: Bool {
-    entries.contains { if case .needsApp = $0.fate { return true } else { return false } }
+  /// Whether some route's fate is undetermined (only the app can tell).
+  public var hasUndetermined: Bool {
+    entries.contains { if case .undetermined = $0.fate { return true } else { return false } }
   }
 
   /// Whether a restore would drop something (or nothing could be read).
