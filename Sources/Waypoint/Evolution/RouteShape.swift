@@ -53,7 +53,7 @@ public indirect enum RouteShape: Hashable, Sendable {
   /// A value of another registered route type, described under its tag in the same manifest.
   case reference(tag: String)
   /// A part that a shape cannot express (a custom `init(from:)`, an enum whose cases no example
-  /// showed, …), with the reason. A payload that reaches it needs the app to be judged.
+  /// showed, …), with the reason. A payload that reaches it is undetermined: only the app can tell.
   case opaque(String)
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Waypoint
 
 /// What ``SnapshotStore/check(path:full:configuration:)`` found in a store file: facts, without a
-/// verdict (tools decide what counts as a problem).
+/// judgement (tools decide what counts as a problem).
 public struct StoreCheck: Hashable, Sendable {
   /// Which integrity check ran.
   public enum Depth: String, Hashable, Sendable {
