@@ -30,10 +30,15 @@ struct HostileFileTests {
     return run(["--db", path] + filled, input: Data(#"["Swift.Int","1"]"#.utf8))
   }
 
-  func expectOneLine(_ result: Run, naming path: String) {
-    #expect(!result.err.isEmpty)
-    #expect(result.err.split(separator: "\n").allSatisfy { $0.hasPrefix("waypoint ") })
-    #expect(result.err.contains(path))
+  /// Checks that stderr holds the tool's own lines naming `path`; a failure points at the caller.
+  func expectOneLine(
+    _ result: Run, naming path: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(!result.err.isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      result.err.split(separator: "\n").allSatisfy { $0.hasPrefix("waypoint ") }, "\(result.err)",
+      sourceLocation: sourceLocation)
+    #expect(result.err.contains(path), "\(result.err)", sourceLocation: sourceLocation)
   }
 
   @Test("planted triggers never fire and planted views are never used", arguments: allCommands)
