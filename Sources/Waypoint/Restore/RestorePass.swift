@@ -81,7 +81,7 @@ struct RestorePass<Kept> {
 
     if policy == .resetOnAnyFailure && routeFailed {
       // A route only the app can judge is reset or dropped for its own reason: the report leaves
-      // it out, as it leaves it out of every other verdict.
+      // it out, as it does under every other policy.
       return root(
         dropped: result.entries.compactMap { entry in
           guard entry.undetermined == nil else { return nil }

@@ -7,9 +7,10 @@ struct CommandContext {
   enum StoreMode {
     /// Read-only: the file must exist and is never written (`scenes`, `show`, `export`, …).
     case read
-    /// Read-write: the file must exist (`rollback`, `discard`, `prune`).
+    /// Read-write: the file must exist (`rollback`, `discard`, `prune`, `repair`).
     case write
-    /// Read-write, creating the store when the file does not exist (`import`, `import-path`).
+    /// Read-write on whatever stands at the path, which may be missing (`import`, `import-path`,
+    /// through ``creatingStore(_:)``, which builds a missing store with ``build`` instead).
     case create
     /// Read-write, building a new store in the empty file this command has just created under a
     /// temporary name (``creatingStore(_:)``): the one empty file that is made into a store.
@@ -62,8 +63,8 @@ struct CommandContext {
     return "waypoint.sqlite"
   }
 
-  /// Opens the store for the command (or the one at `path`). Never recovers a corrupt file: a tool must not move a
-  /// user's file aside.
+  /// Opens the store for the command (or the one at `path`). Never recovers a corrupt file: a tool
+  /// must not move a user's file aside.
   ///
   /// - Throws: ``CLIError``: exit 66 for a missing file (`read`, `write`) or a directory, 65 for an
   ///   empty file (whatever the mode: an empty file is never turned into a store); otherwise the

@@ -8,8 +8,7 @@ import Foundation
 
 /// The one rule for every file a command creates (`export --output`, `export-path --output`, the
 /// demo's store and manifest, a store `import` or `import-path` creates, `recover`'s new store,
-/// `repair`'s backup), so
-/// that no command overwrites a file it did not announce:
+/// `repair`'s backup), so that no command overwrites a file it did not announce:
 ///
 /// 1. Never the store the command works on: compared by device and inode (so another spelling of
 ///    the path, a hard link or a symbolic link to it is caught), and its `-wal` and `-shm` files by

@@ -2,7 +2,7 @@ import Foundation
 import Waypoint
 
 /// What ``SnapshotStore/check(path:full:configuration:)`` found in a store file: facts, without a
-/// verdict (tools decide what counts as a problem).
+/// judgement (tools decide what counts as a problem).
 public struct StoreCheck: Hashable, Sendable {
   /// Which integrity check ran.
   public enum Depth: String, Hashable, Sendable {
@@ -19,7 +19,8 @@ public struct StoreCheck: Hashable, Sendable {
   public var integrityProblems: [String]
   /// The schema version recorded in the file (0 when it records none).
   public var schemaVersion: Int
-  /// The file's `PRAGMA application_id`: ``SnapshotStore/applicationID`` for every Waypoint store.
+  /// Always ``SnapshotStore/applicationID``: the check reads the file's `PRAGMA application_id`
+  /// first and refuses any other (`notAWaypointStore`), so this repeats the constant.
   public var applicationID: Int32
   /// Stored snapshots; `nil` when they could not be counted (a damaged table).
   public var snapshotCount: Int?

@@ -25,7 +25,8 @@ public struct SnapshotImporter {
   /// - Returns: the new snapshot's id.
   /// - Throws: ``StoreError/invalidSceneID(_:reason:)`` for an id that ``SceneID`` refuses;
   ///   ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
-  ///   ``SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
+  ///   ``/Waypoint/SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as
+  ///   `save`.
   ///   The whole import is then rolled back.
   @discardableResult
   public func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
