@@ -135,6 +135,36 @@ extension SceneSnapshot {
   /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
   /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
+    // One slot walk: the document's keys are sorted, so its stacks, which the walk visits first,
+    // come last. They are written apart as the walk goes; the other slots wait for their keys.
+    var stacksJSON = JSONWriter()
+    stacksJSON.beginObject()
+    var inStack = false
+    var slots: [RouteLocation: RouteRecord] = [:]
+    var columns = ColumnVisibility.automatic
+    var compactColumn: SplitColumn?
+    forEachSlot(
+      enteringStack: { name in
+        if inStack { stacksJSON.endArray() }
+        stacksJSON.key(name)
+        stacksJSON.beginArray()
+        inStack = true
+      },
+      { location, slot in
+        switch slot {
+        case .route(let record):
+          if case .stack = location {
+            Self.write(record, to: &stacksJSON)
+          } else {
+            slots[location] = record
+          }
+        case .columnVisibility(let visibility): columns = visibility
+        case .preferredCompactColumn(let column): compactColumn = column
+        }
+      })
+    if inStack { stacksJSON.endArray() }
+    stacksJSON.endObject()
+
     var writer = JSONWriter()
     // Members in sorted key order, as the format specifies.
     writer.beginObject()
@@ -148,42 +178,35 @@ extension SceneSnapshot {
     writer.integer(metadata.routeSchemaVersion)
     writer.key("savedAt")
     writer.string(ISO8601Seconds.format(metadata.savedAt))
-    if let selectedTab {
+    if let selectedTab = slots[.selectedTab] {
       writer.key("selectedTab")
       Self.write(selectedTab, to: &writer)
     }
-    if let sheet {
+    if let sheet = slots[.sheet] {
       writer.key("sheet")
       Self.write(sheet, to: &writer)
     }
-    if let split {
+    if split != nil {
       writer.key("split")
       writer.beginObject()
       writer.key("columnVisibility")
-      writer.string(split.columnVisibility.rawValue)
-      if let content = split.contentSelection {
+      writer.string(columns.rawValue)
+      if let content = slots[.contentSelection] {
         writer.key("content")
         Self.write(content, to: &writer)
       }
-      if let column = split.preferredCompactColumn {
+      if let compactColumn {
         writer.key("preferredCompactColumn")
-        writer.string(column.rawValue)
+        writer.string(compactColumn.rawValue)
       }
-      if let sidebar = split.sidebarSelection {
+      if let sidebar = slots[.sidebarSelection] {
         writer.key("sidebar")
         Self.write(sidebar, to: &writer)
       }
       writer.endObject()
     }
     writer.key("stacks")
-    writer.beginObject()
-    for name in stacks.keys.sorted() {
-      writer.key(name)
-      writer.beginArray()
-      for record in stacks[name] ?? [] { Self.write(record, to: &writer) }
-      writer.endArray()
-    }
-    writer.endObject()
+    writer.value(written: stacksJSON)
     writer.endObject()
     return Data(writer.bytes)
   }
