@@ -56,7 +56,7 @@ enum ShowCommand: WaypointCommand {
     }
     var sceneTree = SceneTree(style: context.style)
     if validation != nil {
-      sceneTree.annotate = { location, _ in fates[location].map { "[\($0.note)]" } }
+      sceneTree.annotate = { location, _ in fates[location].map { "[\($0)]" } }
     }
     let tree = sceneTree.tree(loaded.snapshot, info: loaded.info, isLatest: loaded.isLatest)
     for line in tree.render() { context.console.out(line) }
@@ -110,13 +110,13 @@ enum ShowCommand: WaypointCommand {
       if let fates, let report {
         var routes = snapshot.routes.map { location, _ in
           let fate = fates[location] ?? .kept
-          return FateJSON(location: location.description, fate: fate.word, note: fate.note)
+          return FateJSON(location: location.description, fate: fate.word, note: fate.description)
         }
         // Split-view names a restore replaces.
         for location in [RouteLocation.columnVisibility, .preferredCompactColumn] {
           if let fate = fates[location] {
             routes.append(
-              FateJSON(location: location.description, fate: fate.word, note: fate.note))
+              FateJSON(location: location.description, fate: fate.word, note: fate.description))
           }
         }
         try container.encode(

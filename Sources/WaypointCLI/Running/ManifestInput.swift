@@ -66,13 +66,4 @@ extension RouteFate {
     }
   }
 
-  /// The fate in a few words, as `show --manifest` and `validate` print it.
-  var note: String {
-    switch self {
-    case .kept: "kept"
-    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
-    case .dropped(let reason): "dropped: \(reason)"
-    case .undetermined(let why): "needs the app: \(why)"
-    }
-  }
 }
