@@ -98,4 +98,27 @@ struct SlotWalkTests {
     }
     #expect(replaced == Self.full)
   }
+
+  @Test("a document with several bad route versions names the first in the walk's order, always")
+  func firstBadVersion() {
+    let route = #"{"tag":"A","json":"1","version":0}"#
+    let document = """
+      {"format":1,"savedAt":"yesterday","sheet":\(route),"stacks":{"z":[\(route)],\
+      "m":[{"tag":"A","json":"1"},\(route)],"b":[]}}
+      """
+    // Stack names are hashed in a new order by each process: the error must not depend on it.
+    #expect(
+      throws: SnapshotFormatError.invalidField(
+        "stacks.m[1].version", reason: "0 is not a route version")
+    ) {
+      try SceneSnapshot(decoding: Data(document.utf8))
+    }
+    let onlyDate = #"{"format":1,"savedAt":"yesterday","stacks":{}}"#
+    #expect(
+      throws: SnapshotFormatError.invalidField(
+        "savedAt", reason: "\"yesterday\" is not an ISO 8601 date")
+    ) {
+      try SceneSnapshot(decoding: Data(onlyDate.utf8))
+    }
+  }
 }

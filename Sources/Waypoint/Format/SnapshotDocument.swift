@@ -50,21 +50,6 @@ extension SnapshotDocument {
   }
 }
 
-extension SnapshotDocument {
-  /// Every route of the document with its dotted path, for validation messages.
-  var routes: [(path: String, route: Route)] {
-    var all: [(String, Route)] = []
-    for (name, stack) in stacks ?? [:] {
-      for (index, route) in stack.enumerated() { all.append(("stacks.\(name)[\(index)]", route)) }
-    }
-    if let selectedTab { all.append(("selectedTab", selectedTab)) }
-    if let route = split?.sidebar { all.append(("split.sidebar", route)) }
-    if let route = split?.content { all.append(("split.content", route)) }
-    if let sheet { all.append(("sheet", sheet)) }
-    return all
-  }
-}
-
 extension SnapshotDocument.Route {
   init(_ record: RouteRecord) {
     self.init(
@@ -101,20 +86,13 @@ extension SceneSnapshot {
     guard document.format >= 1 else {
       throw .invalidField("format", reason: "\(document.format) is not a format version")
     }
-    if let version = document.routeSchemaVersion, version < 1 {
-      throw .invalidField("routeSchemaVersion", reason: "\(version) is not a schema version")
-    }
-    for (path, route) in document.routes where (route.version ?? 1) < 1 {
-      throw .invalidField("\(path).version", reason: "\(route.version ?? 0) is not a route version")
-    }
-    guard let savedAt = ISO8601Seconds.parse(document.savedAt) else {
-      throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
-    }
-    self.init(
+    let savedAt = ISO8601Seconds.parse(document.savedAt)
+    var snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(
         routeSchemaVersion: document.routeSchemaVersion ?? 1,
         appBuild: document.appBuild,
-        savedAt: savedAt
+        // Replaced below: a bad date is reported after the versions.
+        savedAt: savedAt ?? Date(timeIntervalSinceReferenceDate: 0)
       ),
       stacks: (document.stacks ?? [:]).mapValues { $0.map(\.record) },
       selectedTab: document.selectedTab?.record,
@@ -128,7 +106,15 @@ extension SceneSnapshot {
       },
       sheet: document.sheet?.record
     )
-    formatVersion = document.format
+    // What a save refuses, a read refuses: a schema or route version below 1, named by its
+    // place in the document (the first in the slot walk's order).
+    try snapshot.check()
+    guard let savedAt else {
+      throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
+    }
+    snapshot.metadata.savedAt = savedAt
+    snapshot.formatVersion = document.format
+    self = snapshot
   }
 
   /// The snapshot as a format-1 JSON document: compact, keys sorted, so equal snapshots give equal
