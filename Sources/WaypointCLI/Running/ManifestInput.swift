@@ -65,5 +65,4 @@ extension RouteFate {
     case .undetermined: "needs-app"
     }
   }
-
 }
