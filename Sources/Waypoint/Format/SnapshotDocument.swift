@@ -151,7 +151,7 @@ extension SceneSnapshot {
     if inStack { stacksJSON.endArray() }
     stacksJSON.endObject()
 
-    var writer = JSONWriter()
+    var writer = JSONWriter(capacity: stacksJSON.bytes.count + 512)
     // Members in sorted key order, as the format specifies.
     writer.beginObject()
     if let build = metadata.appBuild {
