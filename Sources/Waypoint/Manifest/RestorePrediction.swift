@@ -7,6 +7,8 @@
 /// ``RouteFate/undetermined(_:)``, and the app's ``RouteValidator``s do not run. A route that needs the app
 /// is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and another
 /// route failing, the report is the root and the route stays ``RouteFate/undetermined(_:)``.
+///
+/// ``repaired(_:)`` turns a prediction into the snapshot to save in place of the predicted one.
 public struct RestorePrediction: Sendable {
   /// One route or split-view value and its fate, in snapshot order.
   public struct Entry: Hashable, Sendable {
