@@ -60,7 +60,7 @@ struct ManifestCommandTests {
     let summary = try #require(document["summary"] as? [String: Any])
     // Under "drop", the settings screen above the removed faq case stays.
     #expect(summary["dropped"] as? Int == 4)
-    #expect(summary["needsApp"] as? Int == 1)
+    #expect(summary["undetermined"] as? Int == 1)
   }
 
   @Test(

@@ -8,6 +8,8 @@
 /// route is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and
 /// another route failing, the report is the root and the route stays
 /// ``RouteFate/undetermined(_:)``.
+///
+/// ``repaired(_:)`` turns a prediction into the snapshot to save in place of the predicted one.
 public struct RestorePrediction: Sendable {
   /// One route or split-view value and its fate, in snapshot order.
   public struct Entry: Hashable, Sendable {

@@ -39,7 +39,7 @@ enum RepairCommand: WaypointCommand {
     let store = try context.openStore(dryRun ? .read : .write)
     let limits = store.configuration.limits
     let judge = { (stored: StoredSnapshot) in
-      Entry(stored, manifest: manifest, policy: policy, limits: limits)
+      Entry(ScenePrediction(stored, manifest: manifest, policy: policy, limits: limits))
     }
 
     // The store is copied whole just before the first write, and the copy is named then.
@@ -145,54 +145,13 @@ enum RepairCommand: WaypointCommand {
         try store.snapshot(id: entry.snapshot)
       }),
       let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits),
-      var repaired = Self.repaired(
-        snapshot, manifest.predict(snapshot, policy: policy, limits: limits))
+      var repaired = manifest.predict(snapshot, policy: policy, limits: limits).repaired(snapshot)
     else { return nil }
     repaired.metadata.savedAt = Date()
     return try context.store { () throws(StoreError) in
       // Added as the newest, deleting nothing: repair reports every snapshot it adds and deletes none.
       try store.save(repaired, scene: entry.scene, ifLatestIs: entry.snapshot, trimsHistory: false)
     }?.snapshotID
-  }
-
-  /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
-  /// routes and unknown split-view names gone, routes that need the app kept as they are. `nil` when
-  /// nothing would change.
-  static func repaired(_ snapshot: SceneSnapshot, _ validation: RestorePrediction) -> SceneSnapshot?
-  {
-    var fates: [RouteLocation: RouteFate] = [:]
-    for entry in validation.entries { fates[entry.location] = entry.fate }
-    let changes = fates.values.contains { fate in
-      switch fate {
-      case .kept, .undetermined: false
-      case .migrated, .dropped: true
-      }
-    }
-    guard changes else { return nil }
-    func keep(_ record: RouteRecord?, at location: RouteLocation) -> RouteRecord? {
-      guard let record else { return nil }
-      switch fates[location] {
-      case .migrated(let current)?: return current
-      case .dropped?: return nil
-      case .kept?, .undetermined?, nil: return record
-      }
-    }
-    var repaired = snapshot
-    for (name, records) in snapshot.stacks {
-      repaired.stacks[name] = records.enumerated().compactMap { index, record in
-        keep(record, at: .stack(name, index: index))
-      }
-    }
-    repaired.selectedTab = keep(snapshot.selectedTab, at: .selectedTab)
-    repaired.sheet = keep(snapshot.sheet, at: .sheet)
-    if var split = snapshot.split {
-      split.sidebarSelection = keep(split.sidebarSelection, at: .sidebarSelection)
-      split.contentSelection = keep(split.contentSelection, at: .contentSelection)
-      if case .dropped? = fates[.columnVisibility] { split.columnVisibility = .automatic }
-      if case .dropped? = fates[.preferredCompactColumn] { split.preferredCompactColumn = nil }
-      repaired.split = split
-    }
-    return repaired
   }
 
   /// What repair does with one scene's latest snapshot.
@@ -209,33 +168,26 @@ enum RepairCommand: WaypointCommand {
     var action: Action
     var migrated = 0
     var dropped = 0
-    var needsApp = 0
+    var undetermined = 0
     var repairedAs: Int64?
     /// Snapshots the repair of this scene adds (or, in a dry run, would add): 1 or 0.
     var added = 0
     /// Snapshots it deletes: always 0, as repair keeps the history.
     var deleted = 0
 
-    init(
-      _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
-      limits: InputLimits
-    ) {
-      scene = stored.info.scene
-      snapshot = stored.info.id
-      if stored.info.quarantine?.kind == .crashLoop
-        || stored.info.unconfirmedRestores >= Self.crashLoopThreshold
-      {
+    /// What repair does with the scene, from the one judgement of it that `validate` prints too.
+    init(_ prediction: ScenePrediction) {
+      scene = prediction.scene
+      snapshot = prediction.snapshot
+      if prediction.crashLoop != nil {
         action = .crashLoop
         return
       }
-      guard !stored.document.isEmpty || stored.info.byteCount == 0,
-        let decoded = try? SceneSnapshot(decoding: stored.document, limits: limits)
-      else {
+      guard let decoded = prediction.decoded, let predicted = prediction.prediction else {
         action = .unreadable
         return
       }
-      let validation = manifest.predict(decoded, policy: policy, limits: limits)
-      let newer = validation.report.dropped.contains { item in
+      let newer = predicted.report.dropped.contains { item in
         switch item.reason {
         case .newerRouteSchema, .newerRouteVersion: true
         default: false
@@ -245,35 +197,27 @@ enum RepairCommand: WaypointCommand {
         action = .newerVersion
         return
       }
-      for entry in validation.entries {
-        switch entry.fate {
-        case .kept: break
-        case .migrated: migrated += 1
-        case .dropped: dropped += 1
-        case .undetermined: needsApp += 1
-        }
-      }
-      if validation.report.outcome == .root {
+      migrated = prediction.migrated
+      dropped = prediction.dropped.count
+      undetermined = prediction.undetermined.count
+      if predicted.report.outcome == .root {
         action = .nothingToKeep
         return
       }
-      action = RepairCommand.repaired(decoded, validation) == nil ? .unchanged : .repair
+      action = predicted.repaired(decoded) == nil ? .unchanged : .repair
     }
-
-    /// The crash-loop guard's default threshold: a snapshot with this many unconfirmed restores is
-    /// one the app will not restore.
-    static let crashLoopThreshold = StoreConfiguration().crashLoopThreshold
 
     func line(dryRun: Bool) -> String {
       let head = "scene \(Formatting.printable(scene)), snapshot \(snapshot): "
-      let counts = "\(migrated) migrated, \(dropped) dropped, \(needsApp) need the app"
+      let counts = "\(migrated) migrated, \(dropped) dropped, \(undetermined) need the app"
       switch action {
       case .repair:
         if let repairedAs { return head + "repaired as snapshot \(repairedAs) (\(counts))" }
         guard dryRun else { return head + "not repaired (changed meanwhile) (\(counts))" }
         return head + "would be repaired (\(counts)): \(added) added, \(deleted) deleted"
       case .unchanged:
-        return head + "nothing to repair" + (needsApp > 0 ? " (\(needsApp) need the app)" : "")
+        return head + "nothing to repair"
+          + (undetermined > 0 ? " (\(undetermined) need the app)" : "")
       case .newerVersion: return head + "left alone: written by a newer version of the app"
       case .unreadable: return head + "left alone: unreadable"
       case .crashLoop:
@@ -294,7 +238,7 @@ extension RepairCommand.Entry: JSONWritable {
       json.member("action", action.rawValue)
       json.member("migrated", migrated)
       json.member("dropped", dropped)
-      json.member("needsApp", needsApp)
+      json.member("undetermined", undetermined)
       // Present only when the snapshot was saved repaired.
       if let repairedAs { json.member("repairedAs", repairedAs) }
       json.member("added", added)

@@ -49,7 +49,9 @@ enum ShowCommand: WaypointCommand {
     }
     var sceneTree = SceneTree(style: context.style)
     if validation != nil {
-      sceneTree.annotate = { location, _ in fates[location].map { "[\($0.note)]" } }
+      sceneTree.annotate = { location, _ in
+        fates[location].map { "[\(Formatting.printable($0.description))]" }
+      }
     }
     let tree = sceneTree.tree(loaded.snapshot, info: loaded.info, isLatest: loaded.isLatest)
     for line in tree.render() { context.console.out(line) }
@@ -59,7 +61,7 @@ enum ShowCommand: WaypointCommand {
           + validation.report.outcome.rawValue)
       for entry in validation.entries where entry.tag == nil {
         if case .dropped(let reason) = entry.fate {
-          context.console.out("  \(entry.location): \(reason)")
+          context.console.out("  \(entry.location): \(Formatting.printable(reason.description))")
         }
       }
     }
@@ -111,7 +113,7 @@ enum ShowCommand: WaypointCommand {
       json.object { json in
         json.member("location", location.description)
         json.member("fate", fate.word)
-        json.member("note", fate.note)
+        json.member("note", fate.description)
       }
     }
   }

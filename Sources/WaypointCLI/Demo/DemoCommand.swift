@@ -145,7 +145,7 @@ enum DemoCommand {
     if let id = restored.snapshotID, let stored = try store.snapshot(id: id) {
       let verdict = manifest.predict(encoded: stored.document, policy: .cutAtFirstFailure)
       for entry in verdict.entries {
-        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
+        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(entry.fate)")
       }
     }
 
@@ -154,15 +154,6 @@ enum DemoCommand {
       "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
         + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
     return manifest.encoded()
-  }
-
-  private static func describe(_ fate: RouteFate) -> String {
-    switch fate {
-    case .kept: "kept"
-    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
-    case .dropped(let reason): "dropped: \(reason)"
-    case .undetermined(let why): "needs the app: \(why)"
-    }
   }
 
   private static func describe(_ snapshot: SceneSnapshot, print: (String) -> Void) {

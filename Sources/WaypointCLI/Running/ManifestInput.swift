@@ -47,23 +47,13 @@ enum ManifestInput {
 }
 
 extension RouteFate {
-  /// One word for the fate: kept, migrated, dropped, needs-app.
+  /// One word for the fate: kept, migrated, dropped, undetermined.
   var word: String {
     switch self {
     case .kept: "kept"
     case .migrated: "migrated"
     case .dropped: "dropped"
-    case .undetermined: "needs-app"
-    }
-  }
-
-  /// The fate in a few words, as `show --manifest` and `validate` print it.
-  var note: String {
-    switch self {
-    case .kept: "kept"
-    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
-    case .dropped(let reason): "dropped: \(reason)"
-    case .undetermined(let why): "needs the app: \(why)"
+    case .undetermined: "undetermined"
     }
   }
 }
