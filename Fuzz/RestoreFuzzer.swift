@@ -45,12 +45,12 @@ func fuzzRestore(_ data: Data) {
     let restorer = Restorer(registry: registry, policy: policy)
     _ = restorer.restore(encoded: data)
     _ = restorer.restore(navigationPath: data)
-    _ = manifest.validate(encoded: data, policy: policy)
+    _ = manifest.predict(encoded: data, policy: policy)
   }
   _ = try? RouteManifest(decoding: data)
   if let text = String(data: data, encoding: .utf8), let value = try? JSONValue(parsing: text) {
     for route in manifest.routes {
-      _ = route.shape.validate(value, references: { manifest.route(named: $0)?.shape })
+      _ = route.shape.match(value, references: { manifest.route(named: $0)?.shape })
     }
   }
 }

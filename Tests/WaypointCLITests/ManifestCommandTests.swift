@@ -60,7 +60,7 @@ struct ManifestCommandTests {
     let summary = try #require(document["summary"] as? [String: Any])
     // Under "drop", the settings screen above the removed faq case stays.
     #expect(summary["dropped"] as? Int == 4)
-    #expect(summary["needsApp"] as? Int == 1)
+    #expect(summary["undetermined"] as? Int == 1)
   }
 
   @Test(
@@ -95,7 +95,8 @@ struct ManifestCommandTests {
     let (_, manifest) = demo()
     let policy = run(["--db", store, "validate", "--manifest", manifest, "--policy", "sometimes"])
     #expect(policy.status == 64)
-    #expect(policy.err.contains("--policy takes cut, drop or reset"))
+    #expect(
+      policy.err.contains("invalid value 'sometimes' for --policy: expected cut, drop or reset"))
   }
 
   @Test("repair --dry-run says what it would do and writes nothing, not even a backup")

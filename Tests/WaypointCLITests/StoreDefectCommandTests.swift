@@ -68,7 +68,7 @@ struct StoreDefectCommandTests {
 
   @Test("an import line whose document grows past the limit as stored fails in the check pass")
   func importGrowth() throws {
-    let limit = SnapshotLimits.default.maxDocumentBytes
+    let limit = InputLimits.default.maxDocumentBytes
     // A document just under the limit that leaves out what the store writes (routeSchemaVersion,
     // stacks): written by the store it is over the limit.
     let head = #"{"appBuild":""#

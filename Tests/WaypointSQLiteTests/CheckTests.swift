@@ -8,24 +8,24 @@ import Waypoint
 struct CheckTests {
   let directory = TemporaryDirectory()
 
-  @Test("a healthy store checks clean, with its schema version, application id and counts")
-  func healthy() throws {
+  @Test(
+    "a healthy store checks clean, with its schema version, application id and counts",
+    arguments: [false, true])
+  func healthy(full: Bool) throws {
     let path = directory.path()
     do {
       let store = try SnapshotStore(path: path)
       try store.save(try snapshot([.home]), scene: "A")
       try store.save(try snapshot([.settings]), scene: "B")
     }
-    for full in [false, true] {
-      let check = try SnapshotStore.check(path: path, full: full)
-      #expect(check.depth == (full ? .full : .quick))
-      #expect(check.integrityProblems.isEmpty)
-      #expect(check.schemaVersion == SnapshotStore.supportedSchemaVersion)
-      #expect(check.applicationID == 0x5761_7970)
-      #expect(check.snapshotCount == 2)
-      #expect(check.sceneCount == 2)
-      #expect(check.quarantinedCount == 0)
-    }
+    let check = try SnapshotStore.check(path: path, full: full)
+    #expect(check.depth == (full ? .full : .quick))
+    #expect(check.integrityProblems.isEmpty)
+    #expect(check.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    #expect(check.applicationID == 0x5761_7970)
+    #expect(check.snapshotCount == 2)
+    #expect(check.sceneCount == 2)
+    #expect(check.quarantinedCount == 0)
   }
 
   @Test(

@@ -49,17 +49,12 @@ struct ProcessTests {
       holder.waitUntilExit()
     }
     #expect(readLines(output) { $0.contains("locked") }.contains("locked"))
-    let started = Date()
     #expect(throws: StoreError.busy(path: path)) {
       try store.save(try snapshot([.settings]), scene: "A")
     }
-    let waited = Date().timeIntervalSince(started)
-    #expect(waited >= 0.15 && waited < 3, "waited \(waited) s")
-    let restoreStarted = Date()
     let restored = store.restore(scene: "A", with: restorer)
     #expect(try restored.scene.routes(Route.self) == [.home])
     #expect(!restored.recorded)
-    #expect(Date().timeIntervalSince(restoreStarted) < 2)
   }
 
   @Test(

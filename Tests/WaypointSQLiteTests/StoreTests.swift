@@ -206,7 +206,7 @@ struct StoreTests {
   func oversizedSnapshot() throws {
     let store = try SnapshotStore(
       path: directory.path(),
-      configuration: StoreConfiguration(limits: SnapshotLimits(maxDocumentBytes: 200)))
+      configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: 200)))
     let big = try snapshot(Array(repeating: Route.settings, count: 20))
     #expect {
       try store.save(big, scene: "A")

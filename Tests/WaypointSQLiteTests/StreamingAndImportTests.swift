@@ -46,7 +46,7 @@ struct StreamingAndImportTests {
     try SnapshotStore(path: path).save(
       try snapshot(Array(repeating: .item(id: 1), count: 200)), scene: "big")
     let store = try SnapshotStore(
-      path: path, configuration: StoreConfiguration(limits: SnapshotLimits(maxDocumentBytes: 100)),
+      path: path, configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: 100)),
       access: .readOnly)
     var passed: [StoredSnapshot] = []
     try store.forEachSnapshot {

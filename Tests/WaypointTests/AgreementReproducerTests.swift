@@ -73,10 +73,10 @@ struct AgreementReproducerTests {
     _ registry: RouteRegistry, _ snapshot: SceneSnapshot,
     policy: RestorePolicy = .cutAtFirstFailure,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> (OfflineValidation, RestoredScene) {
-    let offline = try manifest(registry).validate(snapshot, policy: policy)
+  ) throws -> (RestorePrediction, RestoredScene) {
+    let offline = try manifest(registry).predict(snapshot, policy: policy)
     let restored = Restorer(registry: registry, policy: policy).restore(snapshot)
-    #expect(!offline.needsApp, "\(offline.entries)", sourceLocation: sourceLocation)
+    #expect(!offline.hasUndetermined, "\(offline.entries)", sourceLocation: sourceLocation)
     #expect(
       offline.report.outcome == restored.report.outcome,
       "offline \(offline.report) vs restore \(restored.report)", sourceLocation: sourceLocation)
@@ -99,10 +99,10 @@ struct AgreementReproducerTests {
       kind == "opaque"
       ? RouteRecord(tag: "Opaque", json: "1") : RouteRecord(tag: "Route", json: #"{"home":{}}"#)
     let snapshot = Repro.snapshot([unjudgeable, RouteRecord(tag: "Gone", json: "{}")])
-    let offline = try Self.manifest(registry).validate(snapshot, policy: .resetOnAnyFailure)
-    #expect(offline.needsApp)
+    let offline = try Self.manifest(registry).predict(snapshot, policy: .resetOnAnyFailure)
+    #expect(offline.hasUndetermined)
     #expect(offline.report.outcome == .root)
-    guard case .needsApp = offline.entries.first?.fate else {
+    guard case .undetermined = offline.entries.first?.fate else {
       Issue.record("the route that needs the app is \(String(describing: offline.entries.first))")
       return
     }
@@ -155,13 +155,13 @@ struct AgreementReproducerTests {
     #expect((restored.report.outcome == .restored) == decodes)
   }
 
-  @Test("JSONDecoder keeps the Floats that double rounding used to drop")
-  func floatsThatDecode() throws {
-    for number in [Self.floatTexts[0], Self.floatTexts[2]] {
-      let json = #"{"ratio":"# + number + "}"
-      #expect(
-        (try? JSONDecoder().decode(Repro.Ratio.self, from: Data(json.utf8))) != nil, "\(number)")
-    }
+  @Test(
+    "JSONDecoder keeps the Floats that double rounding used to drop",
+    arguments: [floatTexts[0], floatTexts[2]])
+  func floatsThatDecode(number: String) throws {
+    let json = #"{"ratio":"# + number + "}"
+    #expect(
+      (try? JSONDecoder().decode(Repro.Ratio.self, from: Data(json.utf8))) != nil, "\(number)")
   }
 
   static let caseSteps: [(String, [RouteMigrationStep], Repro.Route?)] = [
@@ -210,17 +210,17 @@ struct AgreementReproducerTests {
       offline.report.dropped.map(\.reason) == [.newerFormat(found: 2, supported: 1)])
   }
 
-  @Test("a struct holding a registered route with examples needs no examples of its own")
-  func structWrappingRoute() throws {
+  @Test(
+    "a struct holding a registered route with examples needs no examples of its own",
+    arguments: [
+      #"{"route":{"order":{"id":1}},"note":"n"}"#, #"{"route":{"home":{}}}"#,
+      #"{"route":{"nope":{}}}"#, #"{"route":{"order":{"id":"1"}},"note":null}"#, #"{"note":"n"}"#,
+    ])
+  func structWrappingRoute(json: String) throws {
     let registry = try Repro.registry()
     let shape = try #require(RouteManifest(registry: registry).route(named: "Holder")?.shape)
     #expect(!shape.containsOpaque, "\(shape)")
-    for json in [
-      #"{"route":{"order":{"id":1}},"note":"n"}"#, #"{"route":{"home":{}}}"#,
-      #"{"route":{"nope":{}}}"#, #"{"route":{"order":{"id":"1"}},"note":null}"#, #"{"note":"n"}"#,
-    ] {
-      try Self.expectSameVerdict(registry, Repro.snapshot([RouteRecord(tag: "Holder", json: json)]))
-    }
+    try Self.expectSameVerdict(registry, Repro.snapshot([RouteRecord(tag: "Holder", json: json)]))
   }
 
   @Test("a NavigationPath written by the running app is restored at its registered versions")

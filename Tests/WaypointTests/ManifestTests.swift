@@ -61,7 +61,7 @@ struct ManifestTests {
     let pool = v1 + current + [RouteRecord(tag: "Gone.Type", json: "{}")]
     var generator = SplitMix64(state: seed)
     var compared = 0
-    for _ in 0..<400 {
+    for iteration in 0..<400 {
       var records: [RouteRecord] = []
       for _ in 0..<Int.random(in: 1...5, using: &generator) {
         var record = pool.randomElement(using: &generator) ?? pool[0]
@@ -78,17 +78,18 @@ struct ManifestTests {
         metadata: SnapshotMetadata(routeSchemaVersion: 3), stacks: ["main": records],
         sheet: Bool.random(using: &generator) ? pool.randomElement(using: &generator) : nil)
       let policy = RestorePolicy.allCases.randomElement(using: &generator) ?? .cutAtFirstFailure
-      let offline = manifest.validate(snapshot, policy: policy)
-      guard !offline.needsApp else { continue }
+      let offline = manifest.predict(snapshot, policy: policy)
+      guard !offline.hasUndetermined else { continue }
       let restored = Restorer(registry: registry, policy: policy).restore(snapshot)
       compared += 1
-      #expect(offline.report.outcome == restored.report.outcome, "\(records) \(policy)")
+      let place = "seed \(seed) iteration \(iteration) policy \(policy): \(records)"
+      #expect(offline.report.outcome == restored.report.outcome, "\(place)")
       #expect(
         offline.report.dropped.map(\.location) == restored.report.dropped.map(\.location),
-        "\(records) \(policy)")
+        "\(place)")
       #expect(
         sameKinds(offline.report.dropped, restored.report.dropped),
-        "\(records) \(policy)\noffline: \(offline.report)\nrestore: \(restored.report)")
+        "\(place)\noffline: \(offline.report)\nrestore: \(restored.report)")
       let migrated = offline.entries.filter { if case .migrated = $0.fate { true } else { false } }
         .map(\.location)
       let droppedLocations = Set(restored.report.dropped.map(\.location))
@@ -100,7 +101,7 @@ struct ManifestTests {
           RouteLocation.stack("main", index: $0.0)
         }
         + (restored.sheet?.wasMigrated == true ? [RouteLocation.sheet] : [])
-      #expect(migrated == restoredMigrated, "\(records)")
+      #expect(migrated == restoredMigrated, "\(place)")
     }
     #expect(compared > 300)
   }
@@ -109,15 +110,15 @@ struct ManifestTests {
   func customStepNeedsApp() throws {
     let manifest = RouteManifest(registry: try Shop.registry())
     let old = try Shop.v1Records([.profile(userId: 1)])
-    let verdict = manifest.validate(
+    let verdict = manifest.predict(
       SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 3), stacks: ["main": old]))
-    #expect(verdict.needsApp)
-    guard case .needsApp(let why) = verdict.entries.first?.fate else {
+    #expect(verdict.hasUndetermined)
+    guard case .undetermined(let why) = verdict.entries.first?.fate else {
       Issue.record("\(verdict.entries)")
       return
     }
     #expect(why.contains("custom(clamp profile tab)"))
-    let removed = manifest.validate(
+    let removed = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 3),
         stacks: ["main": try Shop.v1Records([.faq])]))
@@ -130,7 +131,7 @@ struct ManifestTests {
       #"{"manifest":1,"schemaVersion":1,"routes":[{"tag":"New","version":2,"aliases":[],"shape":{"kind":"string"},"migrations":[{"from":1,"steps":[{"step":"renameTag","from":"Old"}]}]}]}"#
     let manifest = try RouteManifest(decoding: Data(text.utf8))
     #expect(manifest.route(named: "Old")?.tag == "New")
-    let verdict = manifest.validate(
+    let verdict = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 1),
         stacks: ["m": [RouteRecord(tag: "Old", json: #""x""#)]]))
@@ -141,19 +142,19 @@ struct ManifestTests {
   func opaqueShape() throws {
     let registry = try RouteRegistry().registering(Shop.Catalog.self, tag: "Shop.Catalog")
     let manifest = RouteManifest(registry: registry)
-    let verdict = manifest.validate(
+    let verdict = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 1),
         stacks: ["main": try registry.records(for: [Shop.Catalog.item(1)])]))
-    #expect(verdict.needsApp)
+    #expect(verdict.hasUndetermined)
     #expect(verdict.report.dropped.isEmpty)
   }
 
   @Test("unreadable and newer snapshots are judged as a restore judges them")
   func unreadableSnapshots() throws {
     let manifest = RouteManifest(registry: try describedShopRegistry())
-    #expect(manifest.validate(encoded: Data("{".utf8)).report.outcome == .root)
-    let newer = manifest.validate(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 4)))
+    #expect(manifest.predict(encoded: Data("{".utf8)).report.outcome == .root)
+    let newer = manifest.predict(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 4)))
     #expect(newer.report.dropped.map(\.reason) == [.newerRouteSchema(found: 4, supported: 3)])
   }
 

@@ -20,18 +20,18 @@ struct MigrationStepCodingTests {
     return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
-  @Test("every step writes its kind and parameters and reads back the same in a manifest")
-  func roundTrip() throws {
-    for step in Self.steps {
-      let text = try encode(step)
-      let read = try JSONDecoder().decode(RouteManifest.Step.self, from: Data(text.utf8))
-      #expect(try encode(read) == text)
-      #expect(read.description == step.description)
-      #expect(read.isDeclarative == step.isDeclarative)
-      if step.isDeclarative {
-        let plain = try JSONDecoder().decode(RouteMigrationStep.self, from: Data(text.utf8))
-        #expect(try encode(plain) == text)
-      }
+  @Test(
+    "every step writes its kind and parameters and reads back the same in a manifest",
+    arguments: steps)
+  func roundTrip(step: RouteMigrationStep) throws {
+    let text = try encode(step)
+    let read = try JSONDecoder().decode(RouteManifest.Step.self, from: Data(text.utf8))
+    #expect(try encode(read) == text)
+    #expect(read.description == step.description)
+    #expect(read.isDeclarative == step.isDeclarative)
+    if step.isDeclarative {
+      let plain = try JSONDecoder().decode(RouteMigrationStep.self, from: Data(text.utf8))
+      #expect(try encode(plain) == text)
     }
   }
 
@@ -68,14 +68,14 @@ struct MigrationStepCodingTests {
           tag: "A", version: 2, aliases: [], shape: .string,
           migrations: [RouteManifest.Migration(from: 1, [step])])
       ])
-    let verdict = manifest.validate(
+    let verdict = manifest.predict(
       SceneSnapshot(
         metadata: SnapshotMetadata(routeSchemaVersion: 1),
         stacks: ["m": [RouteRecord(tag: "A", json: #""s""#)]]))
-    #expect(verdict.needsApp)
+    #expect(verdict.hasUndetermined)
     #expect(
       verdict.entries.first?.fate
-        == .needsApp("migration of A from version 1 runs custom(n), which needs the app"))
+        == .undetermined("migration of A from version 1 runs custom(n), which needs the app"))
   }
 
   @Test("a custom step given to a manifest with its code keeps only its name")

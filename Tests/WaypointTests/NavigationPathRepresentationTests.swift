@@ -102,7 +102,7 @@ struct NavigationPathRepresentationTests {
 
   @Test("a representation over the size limit is refused before parsing")
   func tooLarge() {
-    let limits = SnapshotLimits(maxDocumentBytes: 16)
+    let limits = InputLimits(maxDocumentBytes: 16)
     #expect(throws: SnapshotFormatError.tooLarge(byteCount: 18, limit: 16)) {
       _ = try NavigationPathRepresentation.records(
         from: Data(#"["Swift.Int","12"]"#.utf8), limits: limits)

@@ -218,7 +218,7 @@ struct RestoreTests {
   func badPayloads() throws {
     let restorer = Restorer(
       registry: try V2.registry(), policy: .dropFailingRoutes,
-      limits: SnapshotLimits(maxPayloadBytes: 64, maxNestingDepth: 4))
+      limits: InputLimits(maxPayloadBytes: 64, maxNestingDepth: 4))
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 1),
       stacks: [

@@ -47,11 +47,11 @@ struct RouteShapeProbeTests {
       return
     }
     #expect(why.contains("Detail"))
-    #expect(blind.validate(try JSONValue(parsing: #"{"id":1}"#)) == .valid)
-    #expect(blind.validate(try JSONValue(parsing: #"{"id":1,"detail":null}"#)) == .valid)
+    #expect(blind.match(try JSONValue(parsing: #"{"id":1}"#)) == .matches)
+    #expect(blind.match(try JSONValue(parsing: #"{"id":1,"detail":null}"#)) == .matches)
     #expect(
-      blind.validate(try JSONValue(parsing: #"{"id":1,"detail":{"route":{"home":{}}}}"#))
-        == .needsApp("at detail: \(why)"))
+      blind.match(try JSONValue(parsing: #"{"id":1,"detail":{"route":{"home":{}}}}"#))
+        == .undetermined("at detail: \(why)"))
   }
 
   @Test("enum cases come from the examples and from allCases")
@@ -170,7 +170,7 @@ struct RouteShapeProbeTests {
         ]))
     let payload = #"{"lenient":{"count":"x"}}"#
     #expect(decoderOutcome(ProbeFixtures.Loose.self, payload).decodes)
-    #expect(shape.validate(try JSONValue(parsing: payload)) != .valid)
+    #expect(shape.match(try JSONValue(parsing: payload)) != .matches)
   }
 
   @Test("nested route types become references, and so does a recursive type's own tag")
@@ -244,7 +244,7 @@ struct RouteShapeProbeTests {
       shape
         == .object([.init("name", .string), .init("children", .array(.reference(tag: "Node")))]))
     let value = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(node))
-    #expect(shape.validate(value) { $0 == "Node" ? shape : nil } == .valid)
+    #expect(shape.match(value) { $0 == "Node" ? shape : nil } == .matches)
     let chainShape = RouteShapeProbe.shape(of: Fixtures.Chain.self, examples: [chain])
     #expect(chainShape.containsOpaque)
   }
@@ -261,15 +261,11 @@ struct RouteShapeProbeTests {
         == .array(.optional(.stringEnum(["account"]))))
   }
 
-  @Test("many examples finish quickly")
+  @Test("thousands of examples give the same shape as a few")
   func manyExamples() {
     let examples = (0..<3000).map { Fixtures.Route.profile(userId: $0) } + Fixtures.routes
-    let clock = ContinuousClock()
-    var shape = RouteShape.string
-    let elapsed = clock.measure {
-      shape = RouteShapeProbe.shape(of: Fixtures.Route.self, examples: examples)
-    }
-    #expect(shape == V.route)
-    #expect(elapsed < .seconds(20))
+    let many = RouteShapeProbe.shape(of: Fixtures.Route.self, examples: examples)
+    #expect(many == RouteShapeProbe.shape(of: Fixtures.Route.self, examples: Fixtures.routes))
+    #expect(many == V.route)
   }
 }

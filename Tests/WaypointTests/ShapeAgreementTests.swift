@@ -34,15 +34,15 @@ struct ShapeAgreementTests {
       try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(example))
     }
     for value in values {
-      let verdict = shape.validate(value) { described[$0] }
-      #expect(verdict == .valid, "example \(value) is \(verdict)", sourceLocation: sourceLocation)
+      let verdict = shape.match(value) { described[$0] }
+      #expect(verdict == .matches, "example \(value) is \(verdict)", sourceLocation: sourceLocation)
     }
     for round in 0..<count {
       let text = mutator.mutate(values[round % values.count])
       let verdict = expectAgreement(
         type, shape, text, references: described, exactPaths: !containsDictionary,
         context: "seed \(seed) round \(round)", sourceLocation: sourceLocation)
-      if verdict == .valid { tally.valid += 1 } else { tally.invalid += 1 }
+      if verdict == .matches { tally.valid += 1 } else { tally.invalid += 1 }
     }
     // Mutations must produce both outcomes, or the test proves nothing.
     #expect(tally.invalid > count / 4, "\(tally)", sourceLocation: sourceLocation)

@@ -61,18 +61,18 @@ func expectAgreement<T: Decodable>(
   exactPaths: Bool = true,
   context: String = "",
   sourceLocation: SourceLocation = #_sourceLocation
-) -> ShapeVerdict? {
+) -> ShapeMatch? {
   let outcome = decoderOutcome(type, text)
-  let verdict = shape.validate(json: text, references: { references[$0] }, limits: unlimited)
+  let verdict = shape.match(json: text, references: { references[$0] }, limits: unlimited)
   #expect(
-    (verdict == .valid) == outcome.decodes,
+    (verdict == .matches) == outcome.decodes,
     "\(context) \(text): validate says \(verdict), JSONDecoder \(outcome)",
     sourceLocation: sourceLocation)
-  if case .needsApp(let why) = verdict, !shape.containsOpaque {
+  if case .undetermined(let why) = verdict, !shape.containsOpaque {
     Issue.record(
       "\(text): needs the app (\(why)) without opaque parts", sourceLocation: sourceLocation)
   }
-  if case .invalid(let path, let message) = verdict, !outcome.decodes {
+  if case .mismatch(let path, let message) = verdict, !outcome.decodes {
     if outcome.pathIsReliable && !exactPaths {
       #expect(
         path.isEmpty == outcome.codingPath.isEmpty, "\(text): \(message) vs JSONDecoder \(outcome)",
@@ -93,7 +93,7 @@ func expectAgreement<T: Decodable>(
 
 /// Limits that never refuse a payload: the oracle tests compare with `JSONDecoder`, which has none
 /// but its own 512 levels of nesting.
-let unlimited = SnapshotLimits(
+let unlimited = InputLimits(
   maxDocumentBytes: .max, maxPayloadBytes: .max, maxNestingDepth: .max)
 
 /// Encodes a value with a plain `JSONEncoder`, as the registry stores routes.

@@ -136,7 +136,7 @@ struct SnapshotAgreementTests {
 
   struct Tally {
     var compared = 0
-    var needsApp = 0
+    var undetermined = 0
     var dropped = 0
     var restored = 0
     var root = 0
@@ -165,11 +165,11 @@ struct SnapshotAgreementTests {
     for iteration in 0..<runs {
       let snapshot = Self.snapshot(pool, &generator, &mutator)
       for policy in RestorePolicy.allCases {
-        let offline = manifest.validate(snapshot, policy: policy)
+        let offline = manifest.predict(snapshot, policy: policy)
         let restored = Restorer(registry: registry, policy: policy).restore(snapshot)
         let place = "seed \(seed) iteration \(iteration) policy \(policy)"
         let problem =
-          offline.needsApp
+          offline.hasUndetermined
           ? Self.consistency(offline, restored, policy, hashOrdered)
           : Self.agreement(offline, restored, hashOrdered)
         if let problem {
@@ -179,7 +179,7 @@ struct SnapshotAgreementTests {
           return
         }
         tally.compared += 1
-        if offline.needsApp { tally.needsApp += 1 }
+        if offline.hasUndetermined { tally.undetermined += 1 }
         switch restored.report.outcome {
         case .restored: tally.restored += 1
         case .partial: tally.dropped += 1
@@ -191,7 +191,7 @@ struct SnapshotAgreementTests {
     #expect(tally.restored > runs / 20, "\(tally)")
     #expect(tally.dropped > runs / 20, "\(tally)")
     #expect(tally.root > runs / 20, "\(tally)")
-    #expect(tally.needsApp > runs / 20, "\(tally)")
+    #expect(tally.undetermined > runs / 20, "\(tally)")
     if runs > 1000 { print("SnapshotAgreementTests seed \(seed): \(tally)") }
   }
 
@@ -233,7 +233,7 @@ struct SnapshotAgreementTests {
 
   /// For a verdict that needs no app: the same outcome, dropped locations and reason kinds.
   static func agreement(
-    _ offline: OfflineValidation, _ restored: RestoredScene, _ hashOrdered: (String?) -> Bool
+    _ offline: RestorePrediction, _ restored: RestoredScene, _ hashOrdered: (String?) -> Bool
   ) -> String? {
     if offline.report.outcome != restored.report.outcome { return "outcomes differ" }
     if offline.report.dropped.map(\.location) != restored.report.dropped.map(\.location) {
@@ -250,7 +250,7 @@ struct SnapshotAgreementTests {
   /// (or, cut at a failure below it that only the app could see, as above that failure); no route
   /// it keeps is dropped for its own reason.
   static func consistency(
-    _ offline: OfflineValidation, _ restored: RestoredScene, _ policy: RestorePolicy,
+    _ offline: RestorePrediction, _ restored: RestoredScene, _ policy: RestorePolicy,
     _ hashOrdered: (String?) -> Bool
   ) -> String? {
     if offline.report.outcome == .root && restored.report.outcome != .root {
@@ -271,7 +271,7 @@ struct SnapshotAgreementTests {
       let own: Bool
       switch entry.fate {
       case .kept, .migrated: own = true
-      case .dropped, .needsApp: own = false
+      case .dropped, .undetermined: own = false
       }
       guard own, let theirs = restoreItems[entry.location] else { continue }
       switch theirs.reason {

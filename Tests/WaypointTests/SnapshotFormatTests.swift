@@ -145,7 +145,7 @@ struct SnapshotFormatTests {
   func limits() throws {
     let big = try Self.fullSnapshot().encoded()
     #expect(throws: SnapshotFormatError.tooLarge(byteCount: big.count, limit: 100)) {
-      _ = try SceneSnapshot(decoding: big, limits: SnapshotLimits(maxDocumentBytes: 100))
+      _ = try SceneSnapshot(decoding: big, limits: InputLimits(maxDocumentBytes: 100))
     }
     let deep =
       #"{"format":1,"savedAt":"2026-11-29T10:00:00Z","x":"# + String(repeating: "[", count: 5000)
@@ -162,7 +162,7 @@ struct SnapshotFormatTests {
       metadata: SnapshotMetadata(routeSchemaVersion: 1, savedAt: sampleDate),
       stacks: ["main": [RouteRecord(tag: "Swift.String", json: tricky)]])
     #expect(
-      try SceneSnapshot(decoding: snapshot.encoded(), limits: SnapshotLimits(maxNestingDepth: 4))
+      try SceneSnapshot(decoding: snapshot.encoded(), limits: InputLimits(maxNestingDepth: 4))
         == snapshot)
   }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A JSON value, as route migrations and offline validation see a route's payload.
+/// A JSON value, as route migrations and offline prediction see a route's payload.
 ///
 /// Built by `JSONDecoder` itself (``init(parsing:limits:)``), so that numbers mean what they mean to
 /// the app's own `Decodable` types: a number that `JSONDecoder` reads as an `Int64` is an
@@ -20,7 +20,7 @@ public enum JSONValue: Hashable, Sendable {
   ///
   /// - Throws: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
   ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` or ``SnapshotFormatError/malformedJSON(_:)``.
-  public init(parsing text: String, limits: SnapshotLimits = .default) throws(SnapshotFormatError) {
+  public init(parsing text: String, limits: InputLimits = .default) throws(SnapshotFormatError) {
     let data = Data(text.utf8)
     try limits.check(data, byteLimit: limits.maxPayloadBytes)
     do {

@@ -11,23 +11,23 @@ struct TagEvolution: Sendable {
 struct MigrationEngine {
   /// Finds a tag (or an alias) and its plan.
   let lookup: (String) -> TagEvolution?
-  let limits: SnapshotLimits
+  let limits: InputLimits
 
-  enum Outcome: Equatable {
+  enum Fate: Equatable {
     /// The route is at its tag's current version; `record` holds the canonical tag and the payload
     /// after migration (its stored bytes when no step changed it).
     case current(RouteRecord, migrated: Bool)
     /// The route cannot be brought to the current version.
     case dropped(DropReason)
     /// A custom step stands in the way and there is no code to run it (offline tools).
-    case needsApp(step: String, tag: String, version: Int)
+    case undetermined(step: String, tag: String, version: Int)
   }
 
   /// More moves between tags than this means the plan loops. (Version steps within a tag are bounded
   /// by the tag's version.)
   private static let maximumHops = 256
 
-  func migrate(_ record: RouteRecord) -> Outcome {
+  func migrate(_ record: RouteRecord) -> Fate {
     guard var evolution = lookup(record.tag) else { return .dropped(.unknownTag) }
     var version = record.version
     var payload: JSONNode?
@@ -55,8 +55,8 @@ struct MigrationEngine {
           payload = next
         case .failure(let reason):
           return .dropped(reason)
-        case .needsApp:
-          return .needsApp(step: step.description, tag: evolution.tag, version: version)
+        case .undetermined:
+          return .undetermined(step: step.description, tag: evolution.tag, version: version)
         case .move(let tag, let targetVersion):
           guard let target = lookup(tag) else {
             return .dropped(
@@ -88,7 +88,7 @@ struct MigrationEngine {
   private enum StepResult {
     case value(JSONNode)
     case failure(DropReason)
-    case needsApp
+    case undetermined
     case move(tag: String, version: Int)
   }
 
@@ -130,7 +130,7 @@ struct MigrationEngine {
 
     let step: RouteMigrationStep
     switch planned {
-    case .custom: return .needsApp
+    case .custom: return .undetermined
     case .step(let declared): step = declared
     }
     switch step {

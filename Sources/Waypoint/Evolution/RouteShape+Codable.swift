@@ -7,7 +7,7 @@
 ///
 /// Decoding is forward compatible: a `kind` (or integer `type`) that this build does not know reads
 /// as ``RouteShape/opaque(_:)``, so that a newer manifest makes an older tool answer
-/// ``ShapeVerdict/needsApp(_:)`` rather than fail. A known kind with a missing or mistyped member
+/// ``ShapeMatch/undetermined(_:)`` rather than fail. A known kind with a missing or mistyped member
 /// throws `DecodingError`.
 extension RouteShape: Codable {
   enum Kind: String {

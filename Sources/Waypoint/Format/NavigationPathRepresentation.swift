@@ -17,7 +17,7 @@ public enum NavigationPathRepresentation {
   ///   ``SnapshotFormatError/nestingTooDeep(limit:)``, ``SnapshotFormatError/malformedJSON(_:)``,
   ///   ``SnapshotFormatError/notAnArray``, ``SnapshotFormatError/elementNotString(index:)`` or
   ///   ``SnapshotFormatError/oddElementCount(_:)``. Element JSON is not parsed here.
-  public static func records(from data: Data, limits: SnapshotLimits = .default)
+  public static func records(from data: Data, limits: InputLimits = .default)
     throws(SnapshotFormatError) -> [RouteRecord]
   {
     try limits.check(data, byteLimit: limits.maxDocumentBytes)

@@ -4,9 +4,9 @@
 /// ``NavigationPathRepresentation``). A ``Restorer`` never throws it: it turns it into a root
 /// restore whose report carries the error.
 public enum SnapshotFormatError: Error, Hashable, Sendable {
-  /// The input is larger than the limit in force (``SnapshotLimits``).
+  /// The input is larger than the limit in force (``InputLimits``).
   case tooLarge(byteCount: Int, limit: Int)
-  /// Arrays and objects are nested deeper than the limit in force (``SnapshotLimits``).
+  /// Arrays and objects are nested deeper than the limit in force (``InputLimits``).
   case nestingTooDeep(limit: Int)
   /// The input is not valid JSON (or not UTF-8). The payload is the parser's explanation.
   case malformedJSON(String)

@@ -13,7 +13,7 @@ extension RouteManifest {
 
   /// The limits a manifest is read under: manifests describe every route type of an app, so they
   /// may be larger than a snapshot (4 MiB, 64 levels of nesting).
-  public static let defaultLimits = SnapshotLimits(
+  public static let defaultLimits = InputLimits(
     maxDocumentBytes: 4 << 20, maxPayloadBytes: 4 << 20, maxNestingDepth: 64)
 
   /// Reads a manifest document.
@@ -21,7 +21,7 @@ extension RouteManifest {
   /// - Throws: ``ManifestError``: ``ManifestError/tooLarge(_:)`` over the limits,
   ///   ``ManifestError/malformed(_:)`` for text that is not a manifest,
   ///   ``ManifestError/newerFormat(found:supported:)``, ``ManifestError/invalid(_:)``.
-  public init(decoding data: Data, limits: SnapshotLimits = RouteManifest.defaultLimits)
+  public init(decoding data: Data, limits: InputLimits = RouteManifest.defaultLimits)
     throws(ManifestError)
   {
     do {

@@ -159,7 +159,7 @@ public struct RouteRegistry: Sendable {
   /// whose tags are unknown are kept as they are, with version 1.
   ///
   /// - Throws: the ``SnapshotFormatError`` of ``NavigationPathRepresentation/records(from:limits:)``.
-  public func records(fromNavigationPath data: Data, limits: SnapshotLimits = .default)
+  public func records(fromNavigationPath data: Data, limits: InputLimits = .default)
     throws(SnapshotFormatError) -> [RouteRecord]
   {
     var records = try NavigationPathRepresentation.records(from: data, limits: limits)

@@ -24,14 +24,14 @@ public struct Restorer: Sendable {
   /// The app's checks on decoded routes, run in order.
   public var validators: [RouteValidator]
   /// Caps on document and payload size and nesting.
-  public var limits: SnapshotLimits
+  public var limits: InputLimits
 
   /// Creates a restorer. The policy defaults to ``RestorePolicy/cutAtFirstFailure``.
   public init(
     registry: RouteRegistry,
     policy: RestorePolicy = .cutAtFirstFailure,
     validators: [RouteValidator] = [],
-    limits: SnapshotLimits = .default
+    limits: InputLimits = .default
   ) {
     self.registry = registry
     self.policy = policy
@@ -127,7 +127,7 @@ public struct Restorer: Sendable {
     _ record: RouteRecord,
     at location: RouteLocation,
     decoder: JSONDecoder
-  ) -> Resolution<RestoredRoute> {
+  ) -> Fate<RestoredRoute> {
     guard var type = registry.routeType(named: record.tag) else { return .dropped(.unknownTag) }
     guard record.version <= type.version else {
       return .dropped(.newerRouteVersion(stored: record.version, supported: type.version))
@@ -144,7 +144,7 @@ public struct Restorer: Sendable {
         current = migrated
       case .dropped(let reason):
         return .dropped(reason)
-      case .needsApp(let step, let tag, let version):
+      case .undetermined(let step, let tag, let version):
         return .dropped(
           .migrationFailed(
             tag: tag, version: version, step: step, message: "the step has no code to run"))

@@ -4,7 +4,9 @@ import WaypointSQLite
 
 /// `waypoint check [--full]`: the store file's health.
 enum CheckCommand: WaypointCommand {
-  static let fullOption = "--full"
+  static let full = FlagKey(
+    "--full",
+    help: "Run integrity_check instead of quick_check, and read every snapshot's document.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -16,16 +18,11 @@ enum CheckCommand: WaypointCommand {
           + "quarantined snapshots, or (with --full) documents that cannot be read. A file that is "
           + "not a Waypoint store at all exits 65."
       ],
-      options: [
-        .flag(
-          fullOption,
-          help:
-            "Run integrity_check instead of quick_check, and read every snapshot's document.")
-      ])
+      options: [full.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let full = context.arguments.isSet(fullOption)
+    let full = context[Self.full]
     let path = context.storePath
     // The same rule as every command for a missing file, a directory or an empty file. The check
     // opens the file once, read-only, and reads the snapshots itself when the file allows it.
@@ -37,7 +34,7 @@ enum CheckCommand: WaypointCommand {
     }
     let report = Report(path: path, check: check)
     if context.json {
-      try context.printJSON(report)
+      context.printJSON(report)
     } else {
       for line in report.lines(context.style) { context.console.out(line) }
     }
@@ -45,7 +42,7 @@ enum CheckCommand: WaypointCommand {
   }
 
   /// What the check found, as text and as JSON.
-  private struct Report: Encodable {
+  private struct Report: JSONWritable {
     var path: String
     var check: StoreCheck
     /// The quarantined snapshots; `nil` when the check could not list them.
@@ -53,7 +50,7 @@ enum CheckCommand: WaypointCommand {
     /// `nil` unless `--full` read the documents.
     var unreadable: [Unreadable]? { check.unreadableDocuments?.map(Unreadable.init) }
 
-    struct Unreadable: Encodable {
+    struct Unreadable: JSONWritable {
       var id: Int64
       var scene: String
       var reason: String
@@ -62,6 +59,14 @@ enum CheckCommand: WaypointCommand {
         id = document.id
         scene = document.scene
         reason = document.reason
+      }
+
+      func write(to json: inout JSONStream) {
+        json.object { json in
+          json.member("id", id)
+          json.member("scene", scene)
+          json.member("reason", reason)
+        }
       }
     }
 
@@ -140,25 +145,22 @@ enum CheckCommand: WaypointCommand {
       "0x" + String(UInt32(bitPattern: id), radix: 16, uppercase: true)
     }
 
-    private enum CodingKeys: String, CodingKey {
-      case store, integrityCheck, integrity, schemaVersion, supportedSchemaVersion, applicationId
-      case snapshots, scenes, quarantined, unreadableDocuments, problems, ok
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(path, forKey: .store)
-      try container.encode(check.depth.rawValue, forKey: .integrityCheck)
-      try container.encode(findings, forKey: .integrity)
-      try container.encode(check.schemaVersion, forKey: .schemaVersion)
-      try container.encode(SnapshotStore.supportedSchemaVersion, forKey: .supportedSchemaVersion)
-      try container.encode(Self.hex(check.applicationID), forKey: .applicationId)
-      try container.encode(check.snapshotCount, forKey: .snapshots)
-      try container.encode(check.sceneCount, forKey: .scenes)
-      try container.encode(quarantined?.map(SnapshotInfoJSON.init), forKey: .quarantined)
-      try container.encode(unreadable, forKey: .unreadableDocuments)
-      try container.encode(problems, forKey: .problems)
-      try container.encode(problems.isEmpty, forKey: .ok)
+    func write(to json: inout JSONStream) {
+      let problems = problems
+      json.object { json in
+        json.member("store", path)
+        json.member("integrityCheck", check.depth.rawValue)
+        json.member("integrity", findings)
+        json.member("schemaVersion", check.schemaVersion)
+        json.member("supportedSchemaVersion", SnapshotStore.supportedSchemaVersion)
+        json.member("applicationId", Self.hex(check.applicationID))
+        json.member("snapshots", check.snapshotCount)
+        json.member("scenes", check.sceneCount)
+        json.member("quarantined", quarantined?.map(SnapshotInfoJSON.init))
+        json.member("unreadableDocuments", unreadable)
+        json.member("problems", problems)
+        json.member("ok", problems.isEmpty)
+      }
     }
   }
 }

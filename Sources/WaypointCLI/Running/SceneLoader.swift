@@ -51,14 +51,3 @@ struct SceneLoader {
     }
   }
 }
-
-/// Snapshot ids given on the command line.
-enum SnapshotID {
-  /// A positive whole number.
-  static func parse(_ text: String, option: String) throws(CLIError) -> Int64 {
-    guard let id = Int64(text), id > 0 else {
-      throw .usage("invalid value '\(text)' for \(option): expected a snapshot id (1 or more)")
-    }
-    return id
-  }
-}

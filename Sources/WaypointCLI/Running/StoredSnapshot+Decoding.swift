@@ -5,7 +5,7 @@ import WaypointSQLite
 extension StoredSnapshot {
   /// The document read back, or why it cannot be: over the size limit (not read by the store),
   /// damaged, or from a newer format.
-  func decoded(limits: SnapshotLimits) -> Result<SceneSnapshot, SnapshotFormatError> {
+  func decoded(limits: InputLimits) -> Result<SceneSnapshot, SnapshotFormatError> {
     switch document {
     case .tooLarge(let byteCount, let limit):
       return .failure(.tooLarge(byteCount: byteCount, limit: limit))

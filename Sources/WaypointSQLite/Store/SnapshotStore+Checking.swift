@@ -1,8 +1,8 @@
 import Foundation
 import Waypoint
 
-/// What ``SnapshotStore/check(path:full:configuration:)`` found in a store file: facts, without a
-/// verdict (tools decide what counts as a problem).
+/// What `SnapshotStore.check(path:full:configuration:progress:)` found in a store file: facts, without a
+/// judgement (tools decide what counts as a problem).
 package struct StoreCheck: Hashable, Sendable {
   /// Which integrity check ran.
   package enum Depth: String, Hashable, Sendable {
@@ -19,7 +19,8 @@ package struct StoreCheck: Hashable, Sendable {
   package var integrityProblems: [String]
   /// The schema version recorded in the file (0 when it records none).
   package var schemaVersion: Int
-  /// The file's `PRAGMA application_id`: ``SnapshotStore/applicationID`` for every Waypoint store.
+  /// Always `SnapshotStore.applicationID`: the check reads the file's `PRAGMA application_id`
+  /// first and refuses any other (`notAWaypointStore`), so this repeats the constant.
   package var applicationID: Int32
   /// Stored snapshots; `nil` when they could not be counted (a damaged table).
   package var snapshotCount: Int?
@@ -49,7 +50,7 @@ package struct StoreCheck: Hashable, Sendable {
     package var id: Int64
     /// Its scene.
     package var scene: String
-    /// Why its document cannot be read (``SnapshotFormatError``'s description).
+    /// Why its document cannot be read (``/Waypoint/SnapshotFormatError``'s description).
     package var reason: String
   }
 }
@@ -191,7 +192,7 @@ extension SnapshotStore {
   /// Every snapshot whose document cannot be read, at most ``StoreCheck/maxListed``, reading
   /// each document once (one at a time; one over the size limit is not read).
   private static func unreadableDocuments(
-    _ database: Database, _ marks: MarkColumns, limits: SnapshotLimits, progress: (Int) -> Void
+    _ database: Database, _ marks: MarkColumns, limits: InputLimits, progress: (Int) -> Void
   ) throws(SQLiteError) -> [StoreCheck.UnreadableDocument] {
     let limit = limits.maxDocumentBytes
     var unreadable: [StoreCheck.UnreadableDocument] = []

@@ -16,7 +16,7 @@ extension Quarantine {
 package struct SnapshotImporter {
   let database: Database
   let path: String
-  let limits: SnapshotLimits
+  let limits: InputLimits
 
   /// Inserts `snapshot` as a new snapshot of `scene`, with its own save time and, if given, its
   /// quarantine mark. Unlike ``SnapshotStore/save(_:scene:)`` it never compares with the scene's
@@ -25,7 +25,8 @@ package struct SnapshotImporter {
   /// - Returns: the new snapshot's id.
   /// - Throws: ``StoreError/invalidSceneID(_:reason:)`` for an id that ``SceneID`` refuses;
   ///   ``StoreError/invalidSnapshot(_:)`` for a snapshot that fails
-  ///   ``SceneSnapshot/validate()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
+  ///   ``/Waypoint/SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as
+  ///   `save`.
   ///   The whole import is then rolled back.
   @discardableResult
   package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
@@ -33,7 +34,7 @@ package struct SnapshotImporter {
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
-      try snapshot.validate()
+      try snapshot.check()
     } catch {
       throw .invalidSnapshot(error)
     }

@@ -12,11 +12,11 @@ extension SnapshotStore {
   ///   validators or custom migration steps counts too. Once a snapshot has
   ///   ``StoreConfiguration/crashLoopThreshold`` unconfirmed restores it is quarantined as
   ///   ``Quarantine/Kind/crashLoop`` and the scene restores to the root
-  ///   (``DropReason/crashLoop(unconfirmedRestores:)``).
+  ///   (``/Waypoint/DropReason/crashLoop(unconfirmedRestores:)``).
   /// - With ``StoreConfiguration/fallsBackToOlderSnapshots`` the older snapshots are tried, newest
   ///   first, before falling back to the root.
   /// - A scene with no snapshot restores to the root with an empty report; a store that cannot be read
-  ///   restores to the root with ``DropReason/storeUnavailable(_:)``.
+  ///   restores to the root with ``/Waypoint/DropReason/storeUnavailable(_:)``.
   ///
   /// The store's lock is never held while app code runs (decoding, validators, custom steps), so
   /// that code may call the store. Each candidate's count and document are taken in one short write

@@ -9,11 +9,13 @@ extension SnapshotStore {
   /// ``StoreConfiguration/retention`` snapshots (quarantined ones are kept). A save that returned is
   /// durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
   ///
-  /// - Parameter scene: On iOS, `UISceneSession.persistentIdentifier`; any string that
-  ///   ``SceneID`` accepts.
+  /// - Parameters:
+  ///   - snapshot: The scene's navigation state.
+  ///   - scene: On iOS, `UISceneSession.persistentIdentifier`; any string that ``SceneID`` accepts.
   /// - Throws: ``StoreError``: ``StoreError/invalidSceneID(_:reason:)`` for an id that
   ///   ``SceneID`` refuses, ``StoreError/invalidSnapshot(_:)`` for a document over
-  ///   ``SnapshotLimits/maxDocumentBytes`` or one that fails ``SceneSnapshot/validate()``, ``StoreError/busy(path:)`` when another process held
+  ///   ``/Waypoint/InputLimits/maxDocumentBytes`` or one that fails
+  ///   ``/Waypoint/SceneSnapshot/check()``, ``StoreError/busy(path:)`` when another process held
   ///   the lock past the busy timeout, ``StoreError/diskFull(path:)``,
   ///   ``StoreError/readOnly(path:detail:)``, ``StoreError/ioError(path:detail:)``,
   ///   ``StoreError/corrupt(path:detail:)``. Nothing is written when it throws.
@@ -65,12 +67,12 @@ extension SnapshotStore {
 
   /// The document a save writes, after the checks that need no file: the scene id, the snapshot's
   /// own check, the size limit.
-  private static func document(of snapshot: SceneSnapshot, scene: String, limits: SnapshotLimits)
+  private static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
     throws(StoreError) -> Data
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
-      try snapshot.validate()
+      try snapshot.check()
     } catch {
       throw .invalidSnapshot(error)
     }

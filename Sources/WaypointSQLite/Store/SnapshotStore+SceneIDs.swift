@@ -12,11 +12,11 @@ extension SnapshotStore {
   ///     `nil` passes every id.
   ///   - body: Returns `false` to stop early. It runs while the store's lock is held, so it must
   ///     not call the store.
-  /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
   ///   - center: When given, only the `window` index entries on each side of this id, in the
   ///     store's order of ids, are read (at most `2 × window`), so that the work does not grow with
   ///     the store; a store with fewer entries is read whole.
   ///   - window: How many index entries (snapshots) each side of `center` reads.
+  /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
   package func forEachSceneID(
     lengths: ClosedRange<Int>? = nil, near center: String? = nil, window: Int = 10_000,
     _ body: (String) -> Bool

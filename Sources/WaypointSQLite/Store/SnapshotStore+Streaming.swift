@@ -30,6 +30,7 @@ extension SnapshotStore {
   ///   - scene: Start after this scene id (by the store's ordering of ids), to go through a store in
   ///     batches between which the caller may write.
   ///   - limit: At most this many scenes.
+  ///   - body: Called with each snapshot; returns `false` to stop early.
   /// - Throws: ``StoreError`` when the store cannot be read.
   package func forEachLatestSnapshot(
     after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool

@@ -4,8 +4,8 @@ import Waypoint
 ///
 /// `save` and the other writing calls throw it. ``SnapshotStore/restore(scene:with:)`` never
 /// throws: when the store cannot be read it restores the root with the error in its report
-/// (``DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it restores
-/// normally with ``StoreRestoration/recorded`` `false`.
+/// (``/Waypoint/DropReason/storeUnavailable(_:)``); when only its bookkeeping cannot be written it
+/// restores normally with ``StoreRestoration/recorded`` `false`.
 public enum StoreError: Error, Hashable, Sendable {
   /// The file could not be opened: a directory stands at the path, the folder is missing, or the
   /// system refused (the detail says which).
@@ -26,7 +26,8 @@ public enum StoreError: Error, Hashable, Sendable {
   case readOnly(path: String, detail: String)
   /// The operating system reported an I/O error (`SQLITE_IOERR`).
   case ioError(path: String, detail: String)
-  /// The snapshot cannot be stored as it is (for example over ``SnapshotLimits/maxDocumentBytes``).
+  /// The snapshot cannot be stored as it is (for example over
+  /// ``/Waypoint/InputLimits/maxDocumentBytes``).
   case invalidSnapshot(SnapshotFormatError)
   /// The scene id breaks the rule of ``SceneID`` (empty, too long, or holding a control
   /// character); nothing was written.

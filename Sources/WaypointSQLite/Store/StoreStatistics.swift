@@ -12,7 +12,7 @@ public struct StoreStatistics: Hashable, Sendable {
   public var documentBytes: Int
   /// The database file's size in bytes (page count × page size; the WAL file is not included).
   public var fileBytes: Int
-  /// The oldest and newest save times, `nil` for an empty store.
+  /// The oldest save time, `nil` for an empty store.
   public var oldest: Date?
   /// The newest save time, `nil` for an empty store.
   public var newest: Date?

@@ -6,7 +6,7 @@ import Foundation
 /// `JSONDecoder` scans a whole document for its structure first (brackets, braces, commas, colons,
 /// literals, where strings and numbers start and end) and converts a number or a string only when a
 /// type asks for it. So `{"home":{},"zz":1e400}` decodes as a `Route` that never reads `zz`, and a
-/// string with an invalid escape fails only the type that reads it. Offline validation and route
+/// string with an invalid escape fails only the type that reads it. offline prediction and route
 /// migrations work on this form, so that they accept and refuse exactly what the real decode does
 /// and keep members they do not touch byte for byte. ``JSONNode/scanning(_:)`` follows the scanner of
 /// swift-foundation's `JSONDecoder`; `JSONNodeAgreementTests` checks it against `JSONDecoder` itself.
@@ -35,7 +35,7 @@ indirect enum JSONNode: Hashable, Sendable {
   /// - Throws: ``SnapshotFormatError/tooLarge(byteCount:limit:)``,
   ///   ``SnapshotFormatError/nestingTooDeep(limit:)`` or ``SnapshotFormatError/malformedJSON(_:)``
   ///   for what `JSONDecoder` refuses before any type reads the payload.
-  init(parsing text: String, limits: SnapshotLimits) throws(SnapshotFormatError) {
+  init(parsing text: String, limits: InputLimits) throws(SnapshotFormatError) {
     let bytes = Array(text.utf8)
     try limits.check(bytes, byteLimit: limits.maxPayloadBytes)
     self = try Self.scanning(bytes)
@@ -125,7 +125,7 @@ indirect enum JSONNode: Hashable, Sendable {
   /// The value as ``JSONValue``, when every number and string in it reads; `nil` otherwise.
   var value: JSONValue? {
     try? JSONValue(
-      parsing: jsonText, limits: SnapshotLimits(maxPayloadBytes: .max, maxNestingDepth: .max))
+      parsing: jsonText, limits: InputLimits(maxPayloadBytes: .max, maxNestingDepth: .max))
   }
 
   /// Compact JSON text with every number, string and key as written, members in order.

@@ -3,36 +3,36 @@ import Foundation
 extension RouteManifest {
   /// What a restore of the snapshot document would keep and drop, under `policy`, judged from the
   /// manifest. An unreadable document restores to the root, with the cause, as in the app.
-  public func validate(
+  public func predict(
     encoded data: Data, policy: RestorePolicy = .cutAtFirstFailure,
-    limits: SnapshotLimits = .default
+    limits: InputLimits = .default
   )
-    -> OfflineValidation
+    -> RestorePrediction
   {
     do {
-      return validate(
+      return predict(
         try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
     } catch {
       return Self.unreadable(error)
     }
   }
 
-  /// The verdict on a snapshot that is not read: the root, with the cause.
-  private static func unreadable(_ error: SnapshotFormatError) -> OfflineValidation {
+  /// The prediction for a snapshot that is not read: the root, with the cause.
+  private static func unreadable(_ error: SnapshotFormatError) -> RestorePrediction {
     let report = Restorer.unreadable(error)
-    return OfflineValidation(
+    return RestorePrediction(
       entries: report.dropped.map {
-        OfflineValidation.Entry(location: $0.location, tag: nil, fate: .dropped($0.reason))
+        RestorePrediction.Entry(location: $0.location, tag: nil, fate: .dropped($0.reason))
       },
       report: report)
   }
 
   /// What a restore of the snapshot would keep and drop, under `policy`, judged from the manifest.
-  public func validate(
+  public func predict(
     _ snapshot: SceneSnapshot, policy: RestorePolicy = .cutAtFirstFailure,
-    limits: SnapshotLimits = .default
+    limits: InputLimits = .default
   )
-    -> OfflineValidation
+    -> RestorePrediction
   {
     guard snapshot.formatVersion <= SceneSnapshot.currentFormatVersion else {
       // As in a restore: a newer format is not read at all.
@@ -42,7 +42,7 @@ extension RouteManifest {
     if let newer = Restorer.newerVersions(
       in: snapshot, schemaVersion: schemaVersion, version: { route(named: $0)?.version })
     {
-      return OfflineValidation(
+      return RestorePrediction(
         entries: newer.dropped.map {
           .init(location: $0.location, tag: $0.tag, fate: .dropped($0.reason))
         }, report: newer)
@@ -64,14 +64,14 @@ extension RouteManifest {
     for (location, record) in kept { current[location] = record }
     var stored: [RouteLocation: RouteRecord] = [:]
     for (location, record) in snapshot.routes { stored[location] = record }
-    let entries = walk.entries.map { entry -> OfflineValidation.Entry in
-      let fate: OfflineValidation.Fate
+    let entries = walk.entries.map { entry -> RestorePrediction.Entry in
+      let fate: RouteFate
       if let reason = entry.reason {
         fate = .dropped(reason)
       } else if let why = entry.undetermined {
         // Neither kept nor dropped: even when the scene goes to the root, whether this route is
         // reported as reset or with its own reason depends on the app.
-        fate = .needsApp(why)
+        fate = .undetermined(why)
       } else if walk.isRoot {
         // The scene goes to the root whatever the app would say of this route.
         fate = .dropped(.sceneReset)
@@ -79,14 +79,14 @@ extension RouteManifest {
         let now = current[entry.location]
         fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept
       }
-      return OfflineValidation.Entry(location: entry.location, tag: entry.tag, fate: fate)
+      return RestorePrediction.Entry(location: entry.location, tag: entry.tag, fate: fate)
     }
-    return OfflineValidation(entries: entries, report: walk.report)
+    return RestorePrediction(entries: entries, report: walk.report)
   }
 
   /// One route's fate: migrate with the declarative steps, then check the payload against the
   /// current shape.
-  func resolve(_ record: RouteRecord, limits: SnapshotLimits) -> Resolution<RouteRecord> {
+  func resolve(_ record: RouteRecord, limits: InputLimits) -> Fate<RouteRecord> {
     guard let evolution = evolution(named: record.tag) else { return .dropped(.unknownTag) }
     var current = record
     if record.version < evolution.version {
@@ -95,7 +95,7 @@ extension RouteManifest {
       switch engine.migrate(record) {
       case .current(let migrated, _): current = migrated
       case .dropped(let reason): return .dropped(reason)
-      case .needsApp(let step, let tag, let version):
+      case .undetermined(let step, let tag, let version):
         return .undetermined(
           "migration of \(tag) from version \(version) runs \(step), which needs the app")
       }
@@ -108,11 +108,11 @@ extension RouteManifest {
     } catch {
       return .dropped(.invalidPayload(error))
     }
-    switch shape.validate(value, references: shape(ofTag:)) {
-    case .valid: return .kept(current)
-    case .invalid(let path, let message):
+    switch shape.match(value, references: shape(ofTag:)) {
+    case .matches: return .kept(current)
+    case .mismatch(let path, let message):
       return .dropped(.undecodable(codingPath: path, message: message))
-    case .needsApp(let why): return .undetermined(why)
+    case .undetermined(let why): return .undetermined(why)
     }
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// The defaults hold every realistic navigation state by a wide margin (a typical snapshot is well
 /// under 4 KiB) while keeping the worst case small.
-public struct SnapshotLimits: Hashable, Sendable {
+public struct InputLimits: Hashable, Sendable {
   /// The largest snapshot document or `NavigationPath` representation read, in bytes. Default 1 MiB.
   public var maxDocumentBytes: Int
   /// The largest JSON payload of a single route, in bytes. Default 64 KiB. A larger payload drops
@@ -23,7 +23,7 @@ public struct SnapshotLimits: Hashable, Sendable {
   }
 
   /// 1 MiB documents, 64 KiB payloads, 32 levels of nesting.
-  public static let `default` = SnapshotLimits()
+  public static let `default` = InputLimits()
 
   /// Throws if `bytes` is over the size limit `byteLimit` or nested deeper than ``maxNestingDepth``.
   func check(_ bytes: some Collection<UInt8>, byteLimit: Int) throws(SnapshotFormatError) {

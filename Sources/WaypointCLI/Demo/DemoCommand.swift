@@ -143,9 +143,9 @@ enum DemoCommand {
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
     if let id = restored.snapshotID, let document = try store.snapshot(id: id)?.document.data {
-      let verdict = manifest.validate(encoded: document, policy: .cutAtFirstFailure)
-      for entry in verdict.entries {
-        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
+      let prediction = manifest.predict(encoded: document, policy: .cutAtFirstFailure)
+      for entry in prediction.entries {
+        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(entry.fate)")
       }
     }
 
@@ -154,15 +154,6 @@ enum DemoCommand {
       "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
         + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
     return manifest.encoded()
-  }
-
-  private static func describe(_ fate: OfflineValidation.Fate) -> String {
-    switch fate {
-    case .kept: "kept"
-    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
-    case .dropped(let reason): "dropped: \(reason)"
-    case .needsApp(let why): "needs the app: \(why)"
-    }
   }
 
   private static func describe(_ snapshot: SceneSnapshot, print: (String) -> Void) {

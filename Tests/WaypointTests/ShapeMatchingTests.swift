@@ -197,7 +197,7 @@ struct ShapeValidationTests {
       #"{"route":null,"history":[],"tab":"search"}"#,
       #"{"route":{"settings":{}},"history":[],"tab":"gone"}"#,
     ]
-    var verdicts: [ShapeVerdict] = []
+    var verdicts: [ShapeMatch] = []
     for payload in payloads {
       verdicts +=
         expectAgreement(
@@ -206,21 +206,22 @@ struct ShapeValidationTests {
     }
     #expect(verdicts.count == payloads.count)
     #expect(
-      verdicts[1] == .invalid(codingPath: "history[1].item._0", message: #"no value for key "_0""#))
+      verdicts[1] == .mismatch(codingPath: "history[1].item._0", message: #"no value for key "_0""#)
+    )
   }
 
   @Test("a tag the manifest does not describe needs the app, unless there is a definite error")
   func unknownReference() throws {
     let value = try JSONValue(parsing: #"{"route":{"home":{}},"history":[],"tab":"search"}"#)
-    guard case .needsApp(let why) = Self.screen.validate(value) else {
+    guard case .undetermined(let why) = Self.screen.match(value) else {
       Issue.record("expected needsApp")
       return
     }
     #expect(why.contains("route") && why.contains("Route"))
     let broken = try JSONValue(parsing: #"{"route":{"home":{}},"history":[],"tab":7}"#)
     #expect(
-      Self.screen.validate(broken)
-        == .invalid(codingPath: "tab", message: "expected String, found the number 7"))
+      Self.screen.match(broken)
+        == .mismatch(codingPath: "tab", message: "expected String, found the number 7"))
   }
 
   @Test("opaque parts need the app only when the payload reaches them")
@@ -228,14 +229,14 @@ struct ShapeValidationTests {
     let shape = RouteShape.object([
       .init("id", .integer(.int)), .init("extra", .optional(.opaque("custom init(from:)"))),
     ])
-    #expect(shape.validate(try JSONValue(parsing: #"{"id":1}"#)) == .valid)
-    #expect(shape.validate(try JSONValue(parsing: #"{"id":1,"extra":null}"#)) == .valid)
+    #expect(shape.match(try JSONValue(parsing: #"{"id":1}"#)) == .matches)
+    #expect(shape.match(try JSONValue(parsing: #"{"id":1,"extra":null}"#)) == .matches)
     #expect(
-      shape.validate(try JSONValue(parsing: #"{"id":1,"extra":3}"#))
-        == .needsApp("at extra: custom init(from:)"))
+      shape.match(try JSONValue(parsing: #"{"id":1,"extra":3}"#))
+        == .undetermined("at extra: custom init(from:)"))
     #expect(
-      shape.validate(try JSONValue(parsing: #"{"extra":3}"#))
-        == .invalid(codingPath: "id", message: #"no value for key "id""#))
+      shape.match(try JSONValue(parsing: #"{"extra":3}"#))
+        == .mismatch(codingPath: "id", message: #"no value for key "id""#))
   }
 
   /// `JSONValue` reads `0e5` and `1e-400` as the integer 0 (Int64 takes them), while `Double`
@@ -246,10 +247,10 @@ struct ShapeValidationTests {
     arguments: ["0e5", "1e-400"])
   func underflowFromText(text: String) throws {
     #expect(decoderOutcome(Double.self, text).decodes == false)
-    #expect(RouteShape.double.validate(json: text) != .valid)
+    #expect(RouteShape.double.match(json: text) != .matches)
     // A JSONValue has lost the spelling: the documented limit of validate(_: JSONValue).
     #expect(try JSONValue(parsing: text) == .integer(0))
-    #expect(RouteShape.double.validate(try JSONValue(parsing: text)) == .valid)
+    #expect(RouteShape.double.match(try JSONValue(parsing: text)) == .matches)
   }
 
   @Test("a cycle of references that consumes no JSON ends in needsApp")
@@ -257,10 +258,10 @@ struct ShapeValidationTests {
     let shapes: [String: RouteShape] = [
       "A": .optional(.reference(tag: "B")), "B": .reference(tag: "A"),
     ]
-    let verdict = RouteShape.reference(tag: "A").validate(try JSONValue(parsing: "1")) {
+    let verdict = RouteShape.reference(tag: "A").match(try JSONValue(parsing: "1")) {
       shapes[$0]
     }
-    guard case .needsApp(let why) = verdict else {
+    guard case .undetermined(let why) = verdict else {
       Issue.record("expected needsApp, got \(verdict)")
       return
     }
@@ -269,6 +270,6 @@ struct ShapeValidationTests {
     let list = RouteShape.object([.init("next", .optional(.reference(tag: "List")))])
     let deep =
       String(repeating: #"{"next":"#, count: 30) + "null" + String(repeating: "}", count: 30)
-    #expect(list.validate(try JSONValue(parsing: deep)) { $0 == "List" ? list : nil } == .valid)
+    #expect(list.match(try JSONValue(parsing: deep)) { $0 == "List" ? list : nil } == .matches)
   }
 }

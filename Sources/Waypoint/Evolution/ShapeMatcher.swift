@@ -1,7 +1,7 @@
 import Foundation
 
 /// Walks a ``JSONValue`` along a ``RouteShape`` the way `JSONDecoder` walks it along a type.
-struct ShapeValidator {
+struct ShapeMatcher {
   /// A definite decoding error.
   struct Failure {
     var path: [PathKey]
@@ -15,7 +15,7 @@ struct ShapeValidator {
 
   let references: (String) -> RouteShape?
   /// The first place that only the app can judge, if any.
-  private(set) var needsApp: String?
+  private(set) var undetermined: String?
 
   init(references: @escaping (String) -> RouteShape?) {
     self.references = references
@@ -191,9 +191,9 @@ struct ShapeValidator {
   }
 
   private mutating func leaveToApp(_ path: [PathKey], _ reason: String) -> Failure? {
-    if needsApp == nil {
+    if undetermined == nil {
       let place = CodingPathDescription.dotted(path)
-      needsApp = place.isEmpty ? reason : "at \(place): \(reason)"
+      undetermined = place.isEmpty ? reason : "at \(place): \(reason)"
     }
     return nil
   }

@@ -1,11 +1,11 @@
 extension RouteShape {
   /// Whether `JSONDecoder().decode(T.self, from:)` would accept `value`, for the type `T` this shape
-  /// describes, judged without the type. See ``validate(json:references:limits:)``.
-  public func validate(
+  /// describes, judged without the type. See ``match(json:references:limits:)``.
+  public func match(
     _ value: JSONValue,
     references: (String) -> RouteShape? = { _ in nil }
-  ) -> ShapeVerdict {
-    validate(JSONNode(value), references: references)
+  ) -> ShapeMatch {
+    match(JSONNode(value), references: references)
   }
 
   /// Whether `JSONDecoder().decode(T.self, from:)` would accept the payload `json`, for the type `T`
@@ -23,9 +23,9 @@ extension RouteShape {
   ///
   /// Fields are checked in decoding order and the first definite error is reported, with its coding
   /// path in the dotted form of restore reports. Bad input never traps: a payload over `limits` or
-  /// that does not scan is ``ShapeVerdict/invalid(codingPath:message:)`` at the top; a payload that
+  /// that does not scan is ``ShapeMatch/mismatch(codingPath:message:)`` at the top; a payload that
   /// reaches an ``opaque(_:)`` part, a tag that `references` does not describe, or a chain of more
-  /// than 64 references that consumes no JSON gives ``ShapeVerdict/needsApp(_:)`` unless it also has
+  /// than 64 references that consumes no JSON gives ``ShapeMatch/undetermined(_:)`` unless it also has
   /// a definite error.
   ///
   /// - Parameters:
@@ -33,27 +33,27 @@ extension RouteShape {
   ///   - references: The shape registered under a tag, for ``reference(tag:)``; `nil` when the
   ///     manifest does not describe the tag.
   ///   - limits: Caps on the payload's size and nesting.
-  public func validate(
+  public func match(
     json: String,
     references: (String) -> RouteShape? = { _ in nil },
-    limits: SnapshotLimits = .default
-  ) -> ShapeVerdict {
+    limits: InputLimits = .default
+  ) -> ShapeMatch {
     do {
-      return validate(try JSONNode(parsing: json, limits: limits), references: references)
+      return match(try JSONNode(parsing: json, limits: limits), references: references)
     } catch {
-      return .invalid(codingPath: "", message: error.description)
+      return .mismatch(codingPath: "", message: error.description)
     }
   }
 
-  func validate(_ node: JSONNode, references: (String) -> RouteShape?) -> ShapeVerdict {
+  func match(_ node: JSONNode, references: (String) -> RouteShape?) -> ShapeMatch {
     withoutActuallyEscaping(references) { references in
-      var validator = ShapeValidator(references: references)
-      if let failure = validator.check(self, node, at: [], hops: 0) {
-        return .invalid(
+      var matcher = ShapeMatcher(references: references)
+      if let failure = matcher.check(self, node, at: [], hops: 0) {
+        return .mismatch(
           codingPath: CodingPathDescription.dotted(failure.path), message: failure.message)
       }
-      if let reason = validator.needsApp { return .needsApp(reason) }
-      return .valid
+      if let reason = matcher.undetermined { return .undetermined(reason) }
+      return .matches
     }
   }
 }
