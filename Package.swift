@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Waypoint", targets: ["Waypoint"]),
     .library(name: "WaypointSQLite", targets: ["WaypointSQLite"]),
     .library(name: "WaypointTesting", targets: ["WaypointTesting"]),
+    .library(name: "WaypointNavigation", targets: ["WaypointNavigation"]),
     .executable(name: "waypoint", targets: ["WaypointCLI"]),
   ],
   targets: [
@@ -30,6 +31,9 @@ let package = Package(
       ]
     ),
     .target(name: "WaypointTesting", dependencies: ["Waypoint"]),
+    // The navigator: an observable router that restores and saves itself (Foundation and
+    // Observation only; the SwiftUI glue compiles where SwiftUI exists).
+    .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
     .executableTarget(name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite"]),
     // A second process for the store's tests (inter-process locking, crashes). Not a product.
     .executableTarget(
@@ -54,6 +58,9 @@ let package = Package(
       name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
     .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
+    .testTarget(
+      name: "WaypointNavigationTests",
+      dependencies: ["WaypointNavigation", "Waypoint", "WaypointSQLite"]),
     .testTarget(
       name: "WaypointCLITests",
       dependencies: [

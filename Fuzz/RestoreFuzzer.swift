@@ -50,7 +50,7 @@ func fuzzRestore(_ data: Data) {
   _ = try? RouteManifest(decoding: data)
   if let text = String(data: data, encoding: .utf8), let value = try? JSONValue(parsing: text) {
     for route in manifest.routes {
-      _ = route.shape.predict(value, references: { manifest.route(named: $0)?.shape })
+      _ = route.shape.match(value, references: { manifest.route(named: $0)?.shape })
     }
   }
 }

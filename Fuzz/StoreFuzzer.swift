@@ -70,8 +70,8 @@ private func readEverything(_ store: SnapshotStore) {
   try? store.forEachLatestSnapshot { _ in true }
   for summary in ((try? store.scenes()) ?? []).prefix(3) {
     for info in ((try? store.history(scene: summary.id)) ?? []).prefix(3) {
-      if let stored = try? store.snapshot(id: info.id) {
-        _ = try? SceneSnapshot(decoding: stored.document, limits: store.configuration.limits)
+      if let document = try? store.snapshot(id: info.id)?.document.data {
+        _ = try? SceneSnapshot(decoding: document, limits: store.configuration.limits)
       }
     }
     _ = store.restore(scene: summary.id, with: storeRestorer)

@@ -94,6 +94,67 @@ struct CheckCommandTests {
     )
   }
 
+  @Test(
+    "a file that cannot be checked exits as with every command, whatever the options",
+    arguments: [
+      ("missing.sqlite", 66, "no such file"),
+      ("directory", 66, "is a directory, not a store file"),
+      ("empty.sqlite", 65, "empty file (0 bytes), not a Waypoint store"),
+      ("foreign.sqlite", 65, "not a Waypoint store"),
+      ("noise.sqlite", 65, "corrupt store: file is not a database"),
+    ] as [(String, Int32, String)])
+  func unusableFiles(name: String, status: Int32, message: String) throws {
+    let path = directory.path(name)
+    switch name {
+    case "directory":
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    case "empty.sqlite": try Data().write(to: URL(fileURLWithPath: path))
+    case "foreign.sqlite": #expect(rawSQLCreate(path, "CREATE TABLE x (a)") == 0)
+    case "noise.sqlite":
+      try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(
+        to: URL(fileURLWithPath: path))
+    default: break
+    }
+    for options in [[], ["--full"], ["--json"]] {
+      let result = run(["--db", path, "check"] + options)
+      #expect(result.status == status, "\(options)")
+      #expect(result.out.isEmpty)
+      #expect(result.err == "waypoint check: \(path): \(message)", "\(options)")
+    }
+  }
+
+  @Test("check --full lists quarantined and unreadable snapshots, in text and in JSON")
+  func fullReport() throws {
+    let path = try exampleStore(directory)
+    #expect(
+      rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("[]".utf8)) == 0)
+    let result = run(["--db", path, "check", "--full"])
+    let v = SnapshotStore.supportedSchemaVersion
+    #expect(result.status == 1)
+    #expect(
+      result.out == """
+        store          \(path)
+        integrity      ok (integrity_check)
+        schema         version \(v) (this build supports \(v))
+        application    0x57617970 ('Wayp', a Waypoint store)
+        snapshots      4 in 3 scenes
+        quarantined    1
+        documents      1 unreadable
+        result         2 problems
+          - snapshot 4 of scene broken is quarantined (unrestorable): stack main[0] Gone.Type: unknown tag
+          - snapshot 2 of scene phone cannot be read: invalid field document: expected an object, found an array
+        """)
+    let document = try run(["--db", path, "check", "--json", "--full"]).json()
+    let quarantined = try #require(document["quarantined"] as? [[String: Any]])
+    #expect(quarantined.map { $0["id"] as? Int } == [4])
+    #expect(quarantined.first?["scene"] as? String == "broken")
+    let unreadable = try #require(document["unreadableDocuments"] as? [[String: Any]])
+    #expect(unreadable.map { $0["id"] as? Int } == [2])
+    #expect(unreadable.first?["scene"] as? String == "phone")
+    #expect((document["problems"] as? [String])?.count == 2)
+    #expect(document["ok"] as? Bool == false)
+  }
+
   @Test("damaged pages are findings of the check: exit 1 with SQLite's words")
   func damagedPages() throws {
     let path = directory.path()

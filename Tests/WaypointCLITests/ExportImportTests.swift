@@ -31,7 +31,7 @@ struct ExportImportTests {
     #expect((rows[3]["quarantine"] as? [String: Any])?["kind"] as? String == "unrestorable")
     // The document is embedded byte for byte as the store holds it.
     let store = try SnapshotStore(path: path, access: .readOnly)
-    let stored = try #require(try store.snapshot(id: 3)).document
+    let stored = try #require(try store.snapshot(id: 3)?.document.data)
     let line = result.out.split(separator: "\n")[2]
     #expect(line.hasSuffix(",\"document\":" + String(decoding: stored, as: UTF8.self) + "}"))
   }

@@ -30,10 +30,15 @@ struct HostileFileTests {
     return run(["--db", path] + filled, input: Data(#"["Swift.Int","1"]"#.utf8))
   }
 
-  func expectOneLine(_ result: Run, naming path: String) {
-    #expect(!result.err.isEmpty)
-    #expect(result.err.split(separator: "\n").allSatisfy { $0.hasPrefix("waypoint ") })
-    #expect(result.err.contains(path))
+  /// Checks that stderr holds the tool's own lines naming `path`; a failure points at the caller.
+  func expectOneLine(
+    _ result: Run, naming path: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(!result.err.isEmpty, sourceLocation: sourceLocation)
+    #expect(
+      result.err.split(separator: "\n").allSatisfy { $0.hasPrefix("waypoint ") }, "\(result.err)",
+      sourceLocation: sourceLocation)
+    #expect(result.err.contains(path), "\(result.err)", sourceLocation: sourceLocation)
   }
 
   @Test("planted triggers never fire and planted views are never used", arguments: allCommands)
@@ -95,21 +100,22 @@ struct HostileFileTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)).count == bytes.count / 2 + 1000)
   }
 
+  /// Files that are not SQLite: text, a header cut short, bytes without a header.
+  static let notSQLiteContents = [
+    Data(String(repeating: "just some text\n", count: 300).utf8), Data("SQLite format 3\0".utf8),
+    Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }),
+  ]
+
   @Test(
     "a file that is not SQLite, or cut inside its header, exits 65 for every command",
-    arguments: allCommands)
-  func notSQLite(arguments: [String]) throws {
+    arguments: allCommands, notSQLiteContents)
+  func notSQLite(arguments: [String], contents: Data) throws {
     let path = directory.path()
-    for contents in [
-      Data(String(repeating: "just some text\n", count: 300).utf8), Data("SQLite format 3\0".utf8),
-      Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }),
-    ] {
-      try contents.write(to: URL(fileURLWithPath: path))
-      let result = try runCommand(arguments, store: path)
-      #expect(result.status == 65, "\(arguments): \(result.err)")
-      expectOneLine(result, naming: path)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
-    }
+    try contents.write(to: URL(fileURLWithPath: path))
+    let result = try runCommand(arguments, store: path)
+    #expect(result.status == 65, "\(arguments): \(result.err)")
+    expectOneLine(result, naming: path)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == contents)
   }
 
   @Test("a directory in place of the store exits 66 for every command", arguments: allCommands)

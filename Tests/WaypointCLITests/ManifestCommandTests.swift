@@ -60,7 +60,7 @@ struct ManifestCommandTests {
     let summary = try #require(document["summary"] as? [String: Any])
     // Under "drop", the settings screen above the removed faq case stays.
     #expect(summary["dropped"] as? Int == 4)
-    #expect(summary["needsApp"] as? Int == 1)
+    #expect(summary["undetermined"] as? Int == 1)
   }
 
   @Test(
@@ -95,7 +95,8 @@ struct ManifestCommandTests {
     let (_, manifest) = demo()
     let policy = run(["--db", store, "validate", "--manifest", manifest, "--policy", "sometimes"])
     #expect(policy.status == 64)
-    #expect(policy.err.contains("--policy takes cut, drop or reset"))
+    #expect(
+      policy.err.contains("invalid value 'sometimes' for --policy: expected cut, drop or reset"))
   }
 
   @Test("repair --dry-run says what it would do and writes nothing, not even a backup")
@@ -145,7 +146,7 @@ struct ManifestCommandTests {
     #expect(try repaired.history(scene: "iphone-window").map(\.id) == [4, 2, 1])
     // The scene with nothing to keep is left for the app to quarantine.
     #expect(try repaired.history(scene: "ipad-window").map(\.id) == [3])
-    let document = try #require(try repaired.snapshot(id: 4)).document
+    let document = try #require(try repaired.snapshot(id: 4)?.document.data)
     let snapshot = try SceneSnapshot(decoding: document)
     #expect(
       snapshot.stacks["account"]?.map(\.json) == [#"{"profile":{"accountId":12,"tab":"overview"}}"#]
@@ -293,6 +294,39 @@ struct ManifestCommandTests {
     #expect(
       try SnapshotStore(path: store, access: .readOnly).history(scene: "iphone-window").map(\.id)
         == [2, 1])
+  }
+
+  @Test(
+    "validate and repair judge crash loops with the threshold the app counted with, not the default",
+    arguments: [(threshold: 1, restores: 1, crashLoop: true), (3, 2, false)])
+  func appThreshold(threshold: Int, restores: Int, crashLoop: Bool) throws {
+    let (path, manifest) = demo()
+    // The app, configured with its own threshold, restores the scene without confirming.
+    let app = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(crashLoopThreshold: threshold))
+    let restorer = Restorer(registry: DemoApp.V3.registry())
+    for _ in 0..<restores {
+      #expect(app.restore(scene: "iphone-window", with: restorer).snapshotID == 2)
+    }
+    let validated = run(["--db", path, "validate", "--manifest", manifest])
+    #expect(validated.status == 1)
+    #expect(
+      validated.out.contains("scene iphone-window, snapshot 2: root, a crash loop: restored")
+        == crashLoop)
+    #expect(
+      validated.out.contains("scene iphone-window, snapshot 2: partial, 2 kept") == !crashLoop)
+    let dryRun = run(["--db", path, "repair", "--manifest", manifest, "--dry-run"])
+    #expect(
+      dryRun.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop") == crashLoop)
+    #expect(
+      dryRun.out.contains("scene iphone-window, snapshot 2: would be repaired") == !crashLoop)
+    // What the tool said is what the app's next restore does.
+    let next = app.restore(scene: "iphone-window", with: restorer)
+    #expect(
+      next.skipped.contains { skipped in
+        skipped.report.dropped.contains { $0.reason.code == .crashLoop }
+      } == crashLoop)
+    #expect((next.snapshotID == 2) == !crashLoop)
   }
 
   @Test("the backup is readable by its owner only, like the store")

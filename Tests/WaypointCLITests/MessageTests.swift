@@ -24,9 +24,11 @@ struct MessageTests {
     }
   }
 
-  @Test("the JSON locator never finds a problem in JSON, and finds one where Foundation refuses")
-  func locatorAgreesWithFoundation() throws {
-    var generator = SystemRandomNumberGenerator()
+  @Test(
+    "the JSON locator never finds a problem in JSON, and finds one where Foundation refuses",
+    arguments: [1, 2] as [UInt64])
+  func locatorAgreesWithFoundation(seed: UInt64) throws {
+    var generator = SplitMix64(state: seed)
     let samples = [
       #"{"a":[1,-2.5e3,true,false,null,"x\"\\\/\b\f\n\r\t\u00e9"],"b":{}}"#,
       #"["NavigationBackportApp.EmojiVisualisation","{\"emoji\":\"🎈\",\"count\":99}"]"#,
@@ -36,7 +38,7 @@ struct MessageTests {
     var accepted = 0
     var refused = 0
     var located = 0
-    for _ in 0..<20_000 {
+    for iteration in 0..<10_000 {
       var bytes = Array((samples.randomElement(using: &generator) ?? "0").utf8)
       for _ in 0..<Int.random(in: 1...3, using: &generator) {
         let at = Int.random(in: 0...bytes.count, using: &generator)
@@ -51,16 +53,20 @@ struct MessageTests {
       let problem = JSONSyntax.firstProblem(in: data)
       if (try? JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)) != nil {
         accepted += 1
-        #expect(problem == nil, "\(String(decoding: data, as: UTF8.self))")
+        #expect(
+          problem == nil,
+          "seed \(seed) iteration \(iteration): \(String(decoding: data, as: UTF8.self))")
       } else {
         refused += 1
         if let problem {
           located += 1
-          #expect(problem.offset <= bytes.count)
+          #expect(
+            problem.offset <= bytes.count,
+            "seed \(seed) iteration \(iteration): \(String(decoding: data, as: UTF8.self))")
         }
       }
     }
-    #expect(accepted > 500 && refused > 5_000)
+    #expect(accepted > 250 && refused > 2_500, "\(accepted) accepted, \(refused) refused")
     // Foundation refuses a few texts for reasons beyond syntax (a lone surrogate escape); the
     // locator finds the place in all the others.
     #expect(located >= refused * 99 / 100, "\(located) of \(refused)")
@@ -98,11 +104,9 @@ struct MessageTests {
     #expect(!FileManager.default.fileExists(atPath: store))
   }
 
-  @Test("import names the line and the column where a line breaks, and JSON kinds")
-  func importPosition() throws {
-    let good = #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
-    let file = directory.path("lines.jsonl")
-    for (line, message) in [
+  @Test(
+    "import names the line and the column where a line breaks, and JSON kinds",
+    arguments: [
       (
         #"{"scene":"a", "document": [}"#,
         "2: not valid JSON at column 28 (byte 27): expected a value, found '}'"
@@ -115,29 +119,37 @@ struct MessageTests {
         #"{"scene":"a","document":{"format":"1","savedAt":"2026-11-29T12:00:00Z"}}"#,
         "2: document: invalid field format: expected a number, found a string"
       ),
-    ] {
-      try Data((good + "\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: file))
-      let result = run(["--db", directory.path(), "import", file])
-      #expect(result.status == 65)
-      #expect(result.err == "waypoint import: \(file):\(message)")
-      expectOwnWords(result.err)
-    }
+    ])
+  func importPosition(line: String, message: String) throws {
+    let good = #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
+    let file = directory.path("lines.jsonl")
+    try Data((good + "\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: file))
+    let result = run(["--db", directory.path(), "import", file])
+    #expect(result.status == 65)
+    #expect(result.err == "waypoint import: \(file):\(message)")
+    expectOwnWords(result.err)
   }
 
-  @Test("a manifest that is not one is explained in JSON's words, with the place")
-  func manifestWords() throws {
-    let store = try exampleStore(directory)
-    let manifest = directory.path("routes.manifest.json")
-    for text in [
+  @Test(
+    "a manifest that is not one is explained in JSON's words, with the place",
+    arguments: [
       "{\"manifest\":1,\"schemaVersion\":1,\n\"routes\":{}}",
       "{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}", "", "[]",
-    ] {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: manifest))
-      let result = run(["--db", store, "validate", "--manifest", manifest])
-      #expect(result.status == 65)
-      #expect(result.err.hasPrefix("waypoint validate: \(manifest): "))
-      expectOwnWords(result.err)
-    }
+    ])
+  func manifestWords(text: String) throws {
+    let store = try exampleStore(directory)
+    let manifest = directory.path("routes.manifest.json")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: manifest))
+    let result = run(["--db", store, "validate", "--manifest", manifest])
+    #expect(result.status == 65)
+    #expect(result.err.hasPrefix("waypoint validate: \(manifest): "))
+    expectOwnWords(result.err)
+  }
+
+  @Test("a manifest's JSON error names the line, the column and the byte")
+  func manifestPlace() throws {
+    let store = try exampleStore(directory)
+    let manifest = directory.path("routes.manifest.json")
     try Data("{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}".utf8).write(
       to: URL(fileURLWithPath: manifest))
     #expect(

@@ -64,38 +64,38 @@ struct OutputFileTests {
     #expect(try temporaryFiles().isEmpty)
   }
 
-  @Test("export-path --output naming the store is refused too")
-  func exportPathOntoStore() throws {
+  @Test(
+    "export-path --output naming the store is refused too",
+    arguments: [Spelling.samePath, .symbolicLink, .wal])
+  func exportPathOntoStore(spelling: Spelling) throws {
     let store = try exampleStore(directory)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    for spelling in [Spelling.samePath, .symbolicLink, .wal] {
-      let output = try spell(store, spelling)
-      let result = run([
-        "--db", store, "export-path", "--scene", "phone", "--output", output, "--force",
-      ])
-      #expect(result.status == 73)
-    }
+    let output = try spell(store, spelling)
+    let result = run([
+      "--db", store, "export-path", "--scene", "phone", "--output", output, "--force",
+    ])
+    #expect(result.status == 73)
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
 
-  @Test("an existing file is kept unless --force is given; then it is replaced whole")
-  func existingFile() throws {
+  @Test(
+    "an existing file is kept unless --force is given; then it is replaced whole",
+    arguments: [["export"], ["export-path", "--scene", "phone"]])
+  func existingFile(command: [String]) throws {
     let store = try exampleStore(directory)
-    for command in [["export"], ["export-path", "--scene", "phone"]] {
-      let file = directory.path("out-\(command[0])")
-      try Data("precious".utf8).write(to: URL(fileURLWithPath: file))
-      let refused = run(["--db", store] + command + ["--output", file])
-      #expect(refused.status == 73)
-      #expect(refused.err.hasSuffix("\(file): already exists; give --force to replace it"))
-      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("precious".utf8))
+    let file = directory.path("out-\(command[0])")
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: file))
+    let refused = run(["--db", store] + command + ["--output", file])
+    #expect(refused.status == 73)
+    #expect(refused.err.hasSuffix("\(file): already exists; give --force to replace it"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("precious".utf8))
 
-      let forced = run(["--db", store] + command + ["--output", file, "--force"])
-      #expect(forced.status == 0)
-      let stdout = run(["--db", store] + command)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == stdout.outData)
-      let attributes = try FileManager.default.attributesOfItem(atPath: file)
-      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    }
+    let forced = run(["--db", store] + command + ["--output", file, "--force"])
+    #expect(forced.status == 0)
+    let stdout = run(["--db", store] + command)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == stdout.outData)
+    let attributes = try FileManager.default.attributesOfItem(atPath: file)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     #expect(try temporaryFiles().isEmpty)
   }
 
@@ -146,16 +146,16 @@ struct OutputFileTests {
     #expect(OutputFile.isStream(fifo))
   }
 
-  @Test("a directory at the output path is refused, with or without --force")
-  func directoryRefused() throws {
+  @Test(
+    "a directory at the output path is refused, with or without --force",
+    arguments: [[], ["--force"]] as [[String]])
+  func directoryRefused(extra: [String]) throws {
     let store = try exampleStore(directory)
     let folder = directory.path("folder")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    for extra in [[], ["--force"]] {
-      let result = run(["--db", store, "export", "--output", folder] + extra)
-      #expect(result.status == 73)
-      #expect(result.err.hasSuffix("\(folder): is a directory, not a file"))
-    }
+    let result = run(["--db", store, "export", "--output", folder] + extra)
+    #expect(result.status == 73)
+    #expect(result.err.hasSuffix("\(folder): is a directory, not a file"))
   }
 
   @Test("--force without --output is a usage error")
@@ -339,12 +339,17 @@ struct OutputFileTests {
 
   // MARK: - the rule itself
 
-  @Test("the rule tells the store's files from others by device and inode, not by name")
-  func sameFile() throws {
+  @Test(
+    "the rule tells the store's files by device and inode, however they are named",
+    arguments: Spelling.allCases)
+  func sameFile(spelling: Spelling) throws {
     let store = try exampleStore(directory)
-    for spelling in Spelling.allCases {
-      #expect(OutputFile.sameFile(try spell(store, spelling), asStore: store) != nil, "\(spelling)")
-    }
+    #expect(OutputFile.sameFile(try spell(store, spelling), asStore: store) != nil)
+  }
+
+  @Test("the rule tells a copy of the store and other files from the store's own")
+  func otherFiles() throws {
+    let store = try exampleStore(directory)
     let copy = directory.path("copy.sqlite")
     try FileManager.default.copyItem(atPath: store, toPath: copy)
     #expect(OutputFile.sameFile(copy, asStore: store) == nil)

@@ -59,8 +59,8 @@ struct PathRoundTripTests {
       result.out
         == "Saved snapshot 1 of scene s: stack detail with 2 routes in \(store), a new store.")
     let snapshot = try SceneSnapshot(
-      decoding: try #require(try SnapshotStore(path: store, access: .readOnly).snapshot(id: 1))
-        .document)
+      decoding: try #require(
+        try SnapshotStore(path: store, access: .readOnly).snapshot(id: 1)?.document.data))
     #expect(
       snapshot.stacks["detail"] == [
         RouteRecord(tag: "Swift.Int", json: "99"),

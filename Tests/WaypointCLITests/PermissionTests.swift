@@ -54,27 +54,39 @@ struct PermissionTests {
     return path
   }
 
-  @Test("a store in a read-only folder is read by every reading command (as immutable)")
-  func reads() throws {
+  @Test(
+    "a store in a read-only folder is read by every reading command (as immutable)",
+    arguments: [["scenes"], ["show", "phone"], ["history", "phone"], ["export"], ["stats"]])
+  func reads(command: [String]) throws {
     let path = try readOnlyStore()
-    for command in [["scenes"], ["show", "phone"], ["history", "phone"], ["export"], ["stats"]] {
-      let result = try runAsNobody(["--db", path] + command)
-      #expect(result.status == 0, "\(command): \(result.err)")
-    }
+    let result = try runAsNobody(["--db", path] + command)
+    #expect(result.status == 0, "\(command): \(result.err)")
+  }
+
+  @Test("a store in a read-only folder is checked, its quarantined snapshot a finding")
+  func checks() throws {
+    let path = try readOnlyStore()
     let check = try runAsNobody(["--db", path, "check", "--full"])
     // The example store holds a quarantined snapshot: a finding, not a failure.
     #expect(check.status == 1, "\(check.err)")
   }
 
-  @Test("writing commands on a read-only store exit 74 and change nothing")
-  func writes() throws {
+  @Test(
+    "writing commands on a read-only store exit 74 and change nothing",
+    arguments: [["discard", "phone"], ["rollback", "phone", "--to", "1"]])
+  func writes(command: [String]) throws {
     let path = try readOnlyStore()
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
-    for command in [["discard", "phone"], ["rollback", "phone", "--to", "1"]] {
-      let result = try runAsNobody(["--db", path] + command)
-      #expect(result.status == 74, "\(command): \(result.err)")
-      #expect(result.err.contains("read-only"))
-    }
+    let result = try runAsNobody(["--db", path] + command)
+    #expect(result.status == 74, "\(command): \(result.err)")
+    #expect(result.err.contains("read-only"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test("import-path into a read-only store exits 74 and changes nothing")
+  func importsRefused() throws {
+    let path = try readOnlyStore()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let imported = try runAsNobody(
       ["--db", path, "import-path", "--scene", "phone", "-"],
       input: Data(#"["Swift.Int","1"]"#.utf8)

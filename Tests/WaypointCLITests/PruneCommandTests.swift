@@ -75,11 +75,11 @@ struct PruneCommandTests {
 
   @Test("durations parse to seconds")
   func durations() {
-    #expect(PruneCommand.parseDuration("30d") == 30 * 86_400)
-    #expect(PruneCommand.parseDuration("12h") == 43_200)
-    #expect(PruneCommand.parseDuration("90m") == 5_400)
-    #expect(PruneCommand.parseDuration("45s") == 45)
-    #expect(PruneCommand.parseDuration("0s") == 0)
-    #expect(PruneCommand.parseDuration("+5s") == nil)
+    #expect(ValueParser.duration.parse("30d") == 30 * 86_400)
+    #expect(ValueParser.duration.parse("12h") == 43_200)
+    #expect(ValueParser.duration.parse("90m") == 5_400)
+    #expect(ValueParser.duration.parse("45s") == 45)
+    #expect(ValueParser.duration.parse("0s") == 0)
+    #expect(ValueParser.duration.parse("+5s") == nil)
   }
 }

@@ -17,8 +17,9 @@ struct RollbackCommandTests {
     #expect(result.out == "Rolled scene phone back to snapshot 1: saved as snapshot 5.")
     let store = try SnapshotStore(path: path, access: .readOnly)
     #expect(try store.history(scene: "phone").map(\.id) == [5, 2, 1])
-    let copy = try SceneSnapshot(decoding: try #require(try store.snapshot(id: 5)).document)
-    let original = try SceneSnapshot(decoding: try #require(try store.snapshot(id: 1)).document)
+    let copy = try SceneSnapshot(decoding: try #require(try store.snapshot(id: 5)?.document.data))
+    let original = try SceneSnapshot(
+      decoding: try #require(try store.snapshot(id: 1)?.document.data))
     #expect(copy.stacks == original.stacks)
     #expect(copy.metadata.savedAt != original.metadata.savedAt)
   }

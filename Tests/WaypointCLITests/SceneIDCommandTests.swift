@@ -36,35 +36,35 @@ struct SceneIDCommandTests {
     String(repeating: "é", count: 512),  // exactly 1024 bytes
   ]
 
-  @Test("import-path refuses an id the store refuses, before reading or creating anything")
-  func importPathRefuses() throws {
+  @Test(
+    "import-path refuses an id the store refuses, before reading or creating anything",
+    arguments: refused)
+  func importPathRefuses(id: String, reason: String) throws {
     let store = directory.path("new.sqlite")
-    for (id, reason) in Self.refused {
-      let result = run(
-        ["--db", store, "import-path", "--scene", id, "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
-      #expect(result.status == 65, "\(id.debugDescription): \(result.err)")
-      #expect(result.err.hasSuffix(": \(reason)"), "\(result.err)")
-      #expect(result.err.hasPrefix("waypoint import-path: --scene '"))
-      #expect(!FileManager.default.fileExists(atPath: store))
-    }
+    let result = run(
+      ["--db", store, "import-path", "--scene", id, "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
+    #expect(result.status == 65, "\(id.debugDescription): \(result.err)")
+    #expect(result.err.hasSuffix(": \(reason)"), "\(result.err)")
+    #expect(result.err.hasPrefix("waypoint import-path: --scene '"))
+    #expect(!FileManager.default.fileExists(atPath: store))
   }
 
-  @Test("import refuses a line whose scene id the store refuses, naming the line, writing nothing")
-  func importRefuses() throws {
+  @Test(
+    "import refuses a line whose scene id the store refuses, naming the line, writing nothing",
+    arguments: refused)
+  func importRefuses(id: String, reason: String) throws {
     let store = try exampleStore(directory)
     let before = try fingerprint(store).0
     let good = #"{"scene":"ok","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
-    for (id, reason) in Self.refused {
-      let bad =
-        #"{"scene":"# + JSONValue.string(id).jsonText
-        + #","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
-      let file = directory.path("lines.jsonl")
-      try Data((good + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: file))
-      let result = run(["--db", store, "import", file])
-      #expect(result.status == 65)
-      #expect(result.err == "waypoint import: \(file):2: invalid scene id: \(reason)")
-      #expect(try fingerprint(store).0 == before)
-    }
+    let bad =
+      #"{"scene":"# + JSONValue.string(id).jsonText
+      + #","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
+    let file = directory.path("lines.jsonl")
+    try Data((good + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: file))
+    let result = run(["--db", store, "import", file])
+    #expect(result.status == 65)
+    #expect(result.err == "waypoint import: \(file):2: invalid scene id: \(reason)")
+    #expect(try fingerprint(store).0 == before)
   }
 
   @Test("export then import gives back every scene id the tool can write, byte for byte")

@@ -86,19 +86,17 @@ struct StoreAccessTests {
     #expect(run(["--db", path, "discard", "phone"]).status == 0)
   }
 
-  @Test("another application's database is refused by every command, untouched")
-  func foreign() throws {
+  @Test(
+    "another application's database is refused by every command, untouched",
+    arguments: [["scenes"], ["check"], ["discard", "a"], ["import-path", "--scene", "a", "-"]])
+  func foreign(arguments: [String]) throws {
     let path = directory.path()
     #expect(
       rawSQLCreate(path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')") == 0)
     let before = try fingerprint(path).0
-    for arguments in [
-      ["scenes"], ["check"], ["discard", "a"], ["import-path", "--scene", "a", "-"],
-    ] {
-      let result = run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
-      #expect(result.status == 65)
-      #expect(result.err.hasSuffix("\(path): not a Waypoint store"))
-    }
+    let result = run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
+    #expect(result.status == 65)
+    #expect(result.err.hasSuffix("\(path): not a Waypoint store"))
     #expect(try fingerprint(path).0 == before)
   }
 }

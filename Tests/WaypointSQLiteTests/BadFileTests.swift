@@ -153,7 +153,7 @@ struct BadFileTests {
       path: directory.path(), configuration: StoreConfiguration(retention: 1000))
     try store.save(try snapshot([.home]), scene: "A")
     let pages = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA page_count") { $0.int(0) }
+      try db.scalar("PRAGMA page_count") { $0.int() }
     }
     try store.withDatabase { db throws(SQLiteError) in
       try db.execute("PRAGMA max_page_count = \((pages ?? 0) + 2)")

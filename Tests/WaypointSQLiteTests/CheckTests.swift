@@ -8,24 +8,65 @@ import Waypoint
 struct CheckTests {
   let directory = TemporaryDirectory()
 
-  @Test("a healthy store checks clean, with its schema version, application id and counts")
-  func healthy() throws {
+  @Test(
+    "a healthy store checks clean, with its schema version, application id and counts",
+    arguments: [false, true])
+  func healthy(full: Bool) throws {
     let path = directory.path()
     do {
       let store = try SnapshotStore(path: path)
       try store.save(try snapshot([.home]), scene: "A")
       try store.save(try snapshot([.settings]), scene: "B")
     }
-    for full in [false, true] {
-      let check = try SnapshotStore.check(path: path, full: full)
-      #expect(check.depth == (full ? .full : .quick))
-      #expect(check.integrityProblems.isEmpty)
-      #expect(check.schemaVersion == SnapshotStore.supportedSchemaVersion)
-      #expect(check.applicationID == 0x5761_7970)
-      #expect(check.snapshotCount == 2)
-      #expect(check.sceneCount == 2)
-      #expect(check.quarantinedCount == 0)
+    let check = try SnapshotStore.check(path: path, full: full)
+    #expect(check.depth == (full ? .full : .quick))
+    #expect(check.integrityProblems.isEmpty)
+    #expect(check.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    #expect(check.applicationID == 0x5761_7970)
+    #expect(check.snapshotCount == 2)
+    #expect(check.sceneCount == 2)
+    #expect(check.quarantinedCount == 0)
+  }
+
+  @Test(
+    "a check lists quarantined snapshots, and a full one the documents that cannot be read, in one pass"
+  )
+  func listings() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path)
+      try store.save(try snapshot([.home]), scene: "A")
+      try store.save(try snapshot([.settings]), scene: "B")
+      try store.save(try snapshot([.item(id: 3)]), scene: "C")
     }
+    #expect(
+      rawExecute(
+        path,
+        """
+        UPDATE snapshot SET document = X'5B5D' WHERE id = 2;
+        INSERT INTO snapshot_mark (snapshot_id, scene_id, quarantine, quarantine_detail, quarantined_at)
+        VALUES (3, 'C', 'unrestorable', 'planted', 0);
+        """) == 0)
+    let quick = try SnapshotStore.check(path: path)
+    #expect(quick.quarantined?.map(\.id) == [3])
+    #expect(quick.unreadableDocuments == nil)
+    var progress: [Int] = []
+    let full = try SnapshotStore.check(path: path, full: true) { progress.append($0) }
+    #expect(full.quarantined?.map(\.id) == [3])
+    #expect(
+      full.unreadableDocuments == [
+        StoreCheck.UnreadableDocument(
+          id: 2, scene: "B", reason: "invalid field document: expected an object, found an array")
+      ])
+    #expect(progress == [1, 2, 3])
+    // A store from a newer schema is counted, not listed.
+    let version = SnapshotStore.supportedSchemaVersion + 1
+    #expect(
+      rawExecute(path, "INSERT INTO waypoint_migration VALUES (\(version), 'future', 0)")
+        == 0)
+    let newer = try SnapshotStore.check(path: path, full: true)
+    #expect(newer.quarantinedCount == 1)
+    #expect(newer.quarantined == nil && newer.unreadableDocuments == nil)
   }
 
   @Test("checking never writes to the file")

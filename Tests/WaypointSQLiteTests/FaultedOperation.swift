@@ -102,7 +102,7 @@ enum FaultedOperation: String, CaseIterable, CustomStringConvertible, Sendable {
       return "\(try store.save(try! snapshot([.item(id: 7)]), scene: "A"))"
     case .conditionalSave:
       let result = try store.save(
-        try! snapshot([.item(id: 8)]), scene: "A", ifLatestIs: template.sceneA.last)
+        try! snapshot([.item(id: 8)]), scene: "A", ifLatestIs: template.sceneA.last!)
       return result.map { "\($0)" } ?? "not the latest"
     case .restore:
       return Self.describe(store.restore(scene: "A", with: restorer))
@@ -136,7 +136,7 @@ enum FaultedOperation: String, CaseIterable, CustomStringConvertible, Sendable {
     case .streaming:
       var all: [String] = []
       try store.forEachSnapshot { stored in
-        all.append("\(stored.info.id):\(stored.document.count)")
+        all.append("\(stored.info.id):\(stored.document.data?.count ?? -1)")
         return true
       }
       try store.forEachLatestSnapshot { stored in
@@ -289,16 +289,14 @@ enum StoreRows {
   }
 
   static func read(_ db: Database) throws -> [[Data?]] {
-    var rows: [[Data?]] = []
-    try db.query("SELECT \(columns) FROM snapshot ORDER BY id") { row throws(SQLiteError) in
-      rows.append((0..<11).map { row.blob(Int32($0)) })
+    try db.rows("SELECT \(columns) FROM snapshot ORDER BY id") { row in
+      (0..<11).map { _ in row.blob() }
     }
-    return rows
   }
 
   static func integrity(_ path: String) throws -> String? {
     let db = try Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: 1000)
-    return try db.scalar("PRAGMA integrity_check") { $0.text(0) } ?? nil
+    return try db.scalar("PRAGMA integrity_check") { $0.text() } ?? nil
   }
 
   /// The rows with the times an operation takes from the clock (save time, quarantine time) set to

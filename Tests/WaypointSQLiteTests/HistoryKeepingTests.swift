@@ -15,9 +15,7 @@ struct HistoryKeepingTests {
     let store = try SnapshotStore(
       path: directory.path(), configuration: StoreConfiguration(retention: 3))
     for id in 0..<3 { try store.save(try snapshot([.item(id: id)]), scene: "A") }
-    let kept = try #require(
-      try store.save(
-        try snapshot([.item(id: 10)]), scene: "A", ifLatestIs: nil, trimsHistory: false))
+    let kept = try store.save(try snapshot([.item(id: 10)]), scene: "A", trimsHistory: false)
     #expect(kept.wrote)
     #expect(try store.history(scene: "A").count == 4)
     try store.save(try snapshot([.item(id: 11)]), scene: "A")

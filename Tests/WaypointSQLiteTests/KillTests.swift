@@ -27,11 +27,14 @@ struct KillTests {
     let path = directory.path("saving-\(durability).sqlite")
     var acknowledged: [Int64: Data] = [:]
     var killed = 0
-    for _ in 0..<Self.kills {
+    for iteration in 0..<Self.kills {
       let run = try HelperRun(["ack-save", path, "A", durability.rawValue])
       // A random moment: after 0 to 40 acknowledged saves, plus up to 3 ms.
-      run.waitForLines(Int.random(in: 0...40))
-      usleep(UInt32.random(in: 0...3_000))
+      let saves = Int.random(in: 0...40)
+      let delay = UInt32.random(in: 0...3_000)
+      let place = Comment(rawValue: "kill \(iteration), after \(saves) saves and \(delay) µs")
+      run.waitForLines(saves)
+      usleep(delay)
       run.kill()
       if run.wasKilled { killed += 1 }
       for line in run.lines {
@@ -39,19 +42,20 @@ struct KillTests {
         guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
           let document = Data(base64Encoded: String(parts[2]))
         else {
-          Issue.record("unexpected line from the saver: \(line)")
+          Issue.record("\(place): unexpected line from the saver: \(line)")
           continue
         }
         acknowledged[id] = document
       }
       // The next launch of the app: the store opens as it is, sound, with every acknowledged save.
       let store = try SnapshotStore(path: path)
-      #expect(store.recovery == nil)
-      #expect(try integrityCheck(store) == "ok")
+      #expect(store.recovery == nil, place)
+      #expect(try integrityCheck(store) == "ok", place)
       let stored = try storedDocuments(store)
       let lost = acknowledged.filter { stored[$0.key] != $0.value }
       #expect(
-        lost.isEmpty, "acknowledged saves missing or changed: \(lost.keys.sorted().prefix(5))")
+        lost.isEmpty,
+        "\(place): acknowledged saves missing or changed: \(lost.keys.sorted().prefix(5))")
     }
     #expect(killed == Self.kills)
     #expect(acknowledged.count > 0)
@@ -68,19 +72,23 @@ struct KillTests {
     try copyStore(template, to: path)
     let window = try measureHelper(["prune", path, "3"])
     var outcomes: [String: Int] = [:]
-    for _ in 0..<max(4, Self.kills / 2) {
+    for iteration in 0..<max(4, Self.kills / 2) {
       try copyStore(template, to: path)
       let run = try HelperRun(["prune", path, "3"])
-      usleep(UInt32.random(in: 0...window))
+      let delay = UInt32.random(in: 0...window)
+      let place = Comment(rawValue: "kill \(iteration), after \(delay) of \(window) µs")
+      usleep(delay)
       run.kill()
       let store = try SnapshotStore(path: path)
-      #expect(try integrityCheck(store) == "ok")
+      #expect(try integrityCheck(store) == "ok", place)
       let after = try StoreRows.read(path)
       let pruned = after.count == 300 * 3
-      #expect(after == rows || pruned, "a prune half done: \(after.count) of \(rows.count) rows")
+      #expect(
+        after == rows || pruned,
+        "\(place): a prune half done: \(after.count) of \(rows.count) rows")
       // What is left is byte for byte what was there.
-      #expect(Set(after).isSubset(of: Set(rows)))
-      if run.lines.contains(where: { $0.hasPrefix("pruned") }) { #expect(pruned) }
+      #expect(Set(after).isSubset(of: Set(rows)), place)
+      if run.lines.contains(where: { $0.hasPrefix("pruned") }) { #expect(pruned, place) }
       outcomes[
         run.wasKilled ? (pruned ? "killed after commit" : "killed before commit") : "finished",
         default: 0] += 1
@@ -97,17 +105,21 @@ struct KillTests {
     let count = 3_000
     let window = try measureHelper(["import", path, "imported", String(count)])
     var outcomes: [String: Int] = [:]
-    for _ in 0..<max(4, Self.kills / 2) {
+    for iteration in 0..<max(4, Self.kills / 2) {
       try copyStore(template, to: path)
       let run = try HelperRun(["import", path, "imported", String(count)])
-      usleep(UInt32.random(in: 0...window))
+      let delay = UInt32.random(in: 0...window)
+      let place = Comment(rawValue: "kill \(iteration), after \(delay) of \(window) µs")
+      usleep(delay)
       run.kill()
       let store = try SnapshotStore(path: path)
-      #expect(try integrityCheck(store) == "ok")
+      #expect(try integrityCheck(store) == "ok", place)
       let imported = try store.history(scene: "imported").count
-      #expect(imported == 0 || imported == count, "an import half done: \(imported) of \(count)")
-      #expect(Array(try StoreRows.read(path).prefix(rows.count)) == rows)
-      if run.lines.contains("imported \(count)") { #expect(imported == count) }
+      #expect(
+        imported == 0 || imported == count,
+        "\(place): an import half done: \(imported) of \(count)")
+      #expect(Array(try StoreRows.read(path).prefix(rows.count)) == rows, place)
+      if run.lines.contains("imported \(count)") { #expect(imported == count, place) }
       outcomes[imported == count ? "all imported" : "nothing imported", default: 0] += 1
     }
     print("kill test (import): \(outcomes.sorted { $0.key < $1.key }), never half done")
@@ -122,25 +134,27 @@ struct KillTests {
     try copyStore(template, to: path)
     let window = try measureHelper(["backup", path, backup])
     var outcomes: [String: Int] = [:]
-    for _ in 0..<max(4, Self.kills / 2) {
+    for iteration in 0..<max(4, Self.kills / 2) {
       try copyStore(template, to: path)
       for suffix in ["", "-wal", "-shm", "-journal"] {
         try? FileManager.default.removeItem(atPath: backup + suffix)
       }
       let run = try HelperRun(["backup", path, backup])
-      usleep(UInt32.random(in: 0...window))
+      let delay = UInt32.random(in: 0...window)
+      let place = Comment(rawValue: "kill \(iteration), after \(delay) of \(window) µs")
+      usleep(delay)
       run.kill()
       let store = try SnapshotStore(path: path)
-      #expect(try integrityCheck(store) == "ok")
-      #expect(try StoreRows.read(path) == rows)
+      #expect(try integrityCheck(store) == "ok", place)
+      #expect(try StoreRows.read(path) == rows, place)
       let exists = FileManager.default.fileExists(atPath: backup)
       let complete =
         exists && (try? StoreRows.read(backup)) == rows
         && (try? StoreRows.integrity(backup)) == "ok"
-      if run.lines.contains("done") { #expect(complete) }
+      if run.lines.contains("done") { #expect(complete, place) }
       // The copy is written under a private temporary name and linked into place when complete:
       // a kill inside VACUUM INTO never leaves an incomplete file under the backup's name.
-      #expect(!exists || complete, "an incomplete backup was left at \(backup)")
+      #expect(!exists || complete, "\(place): an incomplete backup was left at \(backup)")
       outcomes[complete ? "complete" : exists ? "incomplete" : "absent", default: 0] += 1
     }
     print("kill test (backup): \(outcomes.sorted { $0.key < $1.key }); the store intact every time")
@@ -167,7 +181,7 @@ struct KillTests {
     let (seconds, attoseconds) = (ContinuousClock.now - started).components
     let window = UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
     var outcomes: [String: Int] = [:]
-    for _ in 0..<max(4, Self.kills / 2) {
+    for iteration in 0..<max(4, Self.kills / 2) {
       for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
         try FileManager.default.removeItem(atPath: folder + "/" + name)
       }
@@ -178,14 +192,16 @@ struct KillTests {
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
       try process.run()
-      usleep(UInt32.random(in: 0...window))
+      let delay = UInt32.random(in: 0...window)
+      let place = Comment(rawValue: "kill \(iteration), after \(delay) of \(window) µs")
+      usleep(delay)
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let store = try SnapshotStore(path: path)
-      #expect(try integrityCheck(store) == "ok")
+      #expect(try integrityCheck(store) == "ok", place)
       // Repair only adds versions: every snapshot that was there is still there, byte for byte.
       let after = try StoreRows.read(path)
-      #expect(Array(after.prefix(rows.count)) == rows)
+      #expect(Array(after.prefix(rows.count)) == rows, place)
       let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
         // A kill mid-copy leaves only the hidden private folder (`.NAME.incomplete-XXXXXX`), never
         // a file under a backup's name.
@@ -199,7 +215,7 @@ struct KillTests {
           && (try? StoreRows.integrity(folder + "/" + name)) == "ok"
         backupOutcome = complete ? "complete backup" : "incomplete backup"
         // As in killedWhileBackingUp: a backup under its name is always complete.
-        #expect(complete, "an incomplete backup was left at \(name)")
+        #expect(complete, "\(place): an incomplete backup was left at \(name)")
       }
       let repaired = after.count > rows.count ? "repaired" : "not repaired"
       outcomes["\(repaired), \(backupOutcome)", default: 0] += 1
@@ -257,7 +273,7 @@ struct KillTests {
     let history = try store.history(scene: "S")
     #expect(history.count == 1)
     #expect(history.first?.quarantine?.kind == .crashLoop)
-    #expect(try store.snapshot(id: history[0].id)?.document == document)
+    #expect(try store.snapshot(id: history[0].id)?.document == .read(document))
     #expect(try store.restore(scene: "T", with: restorer).scene.routes(Route.self) == [.home])
   }
 

@@ -87,7 +87,7 @@ func copyStore(_ source: String, to destination: String) throws {
 func storedDocuments(_ store: SnapshotStore) throws -> [Int64: Data] {
   var documents: [Int64: Data] = [:]
   try store.forEachSnapshot { stored in
-    documents[stored.info.id] = stored.document
+    documents[stored.info.id] = stored.document.data
     return true
   }
   return documents
@@ -96,6 +96,6 @@ func storedDocuments(_ store: SnapshotStore) throws -> [Int64: Data] {
 /// `PRAGMA integrity_check` through the store's own connection.
 func integrityCheck(_ store: SnapshotStore) throws -> String? {
   try store.withDatabase { db throws(SQLiteError) in
-    try db.scalar("PRAGMA integrity_check") { $0.text(0) } ?? nil
+    try db.scalar("PRAGMA integrity_check") { $0.text() } ?? nil
   }
 }

@@ -49,17 +49,12 @@ struct ProcessTests {
       holder.waitUntilExit()
     }
     #expect(readLines(output) { $0.contains("locked") }.contains("locked"))
-    let started = Date()
     expectStoreError(.busy(path: path)) {
       try store.save(try snapshot([.settings]), scene: "A")
     }
-    let waited = Date().timeIntervalSince(started)
-    #expect(waited >= 0.15 && waited < 3, "waited \(waited) s")
-    let restoreStarted = Date()
     let restored = store.restore(scene: "A", with: restorer)
     #expect(try restored.scene.routes(Route.self) == [.home])
     #expect(!restored.recorded)
-    #expect(Date().timeIntervalSince(restoreStarted) < 2)
   }
 
   @Test(
@@ -78,7 +73,7 @@ struct ProcessTests {
     let store = try SnapshotStore(path: path)
     #expect(store.recovery == nil)
     let check = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA integrity_check") { $0.text(0) }
+      try db.scalar("PRAGMA integrity_check") { $0.text() }
     }
     #expect(check == "ok")
     let stored = Set(try store.history(scene: "A").map(\.id))

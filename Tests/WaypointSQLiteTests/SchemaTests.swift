@@ -66,6 +66,7 @@ struct SchemaTests {
       "0001_initial": 0x77e4_9113_4acc_e1bc,
       "0002_unquarantined_index": 0xf97d_c2a1_d44c_91a0,
       "0003_snapshot_marks": 0x08d6_9479_d8d9_03da,
+      "0004_crash_loop_threshold": 0x78c7_b8f2_ecc7_c22c,
     ]
     // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
     #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))
@@ -91,11 +92,11 @@ struct SchemaTests {
       rawInteger(path, "SELECT count(*) FROM waypoint_migration")
         == Int64(SchemaMigration.all.count))
     let mode = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA journal_mode") { $0.text(0) }
+      try db.scalar("PRAGMA journal_mode") { $0.text() }
     }
     #expect(mode == "wal")
     let synchronous = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+      try db.scalar("PRAGMA synchronous") { $0.int() }
     }
     #expect(synchronous == 1)
     for suffix in ["", "-wal"] {
@@ -111,7 +112,7 @@ struct SchemaTests {
     let store = try SnapshotStore(
       path: directory.path(), configuration: StoreConfiguration(durability: .full))
     let synchronous = try store.withDatabase { db throws(SQLiteError) in
-      try db.scalar("PRAGMA synchronous") { $0.int(0) }
+      try db.scalar("PRAGMA synchronous") { $0.int() }
     }
     #expect(synchronous == 2)
   }
@@ -186,6 +187,69 @@ struct SchemaTests {
     #expect(try store.history(scene: "scene-1").contains { $0.id == 2 })
     try store.discard(scenes: ["scene-1", "scene-2"])
     #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 0)
+  }
+
+  @Test(
+    "a schema-3 store's counts judge by the default threshold, read-only and migrated; new counts record the app's"
+  )
+  func thresholdRecorded() throws {
+    // The checked-in schema-3 store: snapshot 2 (of scene-1) quarantined as unrestorable, snapshot 5
+    // (the latest of scene-2) with one unconfirmed restore, in `snapshot_mark` without a threshold.
+    let path = directory.path("schema-3.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-3.sqlite"
+      ).path, toPath: path)
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(reader.schemaVersion == 3)
+    let counted = try #require(try reader.history(scene: "scene-2").first)
+    #expect(counted.unconfirmedRestores == 1 && counted.crashLoopThreshold == nil)
+    #expect(!counted.isCrashLoop)
+    #expect(try reader.snapshot(id: 2)?.info.quarantine?.kind == .unrestorable)
+
+    // An app with a threshold of 1 migrates the file: the old count keeps no threshold, so tools
+    // judge it by the default (2), until the app counts again and records its own.
+    let app = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(crashLoopThreshold: 1))
+    #expect(app.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    #expect(rawInteger(path, "SELECT count(*) FROM snapshot_mark") == 2)
+    let migrated = try #require(try app.history(scene: "scene-2").first)
+    #expect(migrated.crashLoopThreshold == nil && !migrated.isCrashLoop)
+    #expect(
+      try app.snapshot(id: 2)?.info.quarantine?.detail == "stack main[0] Gone.Type: unknown tag")
+    // The app's own rule: one unconfirmed restore is a crash loop at threshold 1.
+    #expect(app.restore(scene: "scene-2", with: restorer).report.outcome == .root)
+    #expect(try app.history(scene: "scene-2").first?.isCrashLoop == true)
+    // scene-1's latest is counted with the app's threshold, which tools now read.
+    #expect(app.restore(scene: "scene-1", with: restorer).snapshotID == 3)
+    let recorded = try #require(try app.history(scene: "scene-1").first)
+    #expect(recorded.unconfirmedRestores == 1 && recorded.crashLoopThreshold == 1)
+    #expect(recorded.isCrashLoop)
+    #expect(
+      try SnapshotStore(path: path, access: .readOnly).history(scene: "scene-1").first?.isCrashLoop
+        == true)
+  }
+
+  @Test("a threshold read from the file below 1 counts as 1, and a huge one never traps")
+  func hostileThreshold() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    try store.save(try snapshot([.home]), scene: "A")
+    _ = store.restore(scene: "A", with: restorer)
+    let cases: [(stored: Int64, crashLoop: Bool)] = [
+      (0, true), (-5, true), (Int64.max, false), (Int64.min, true), (1, true), (2, false),
+    ]
+    for (stored, crashLoop) in cases {
+      // Planted past the column's CHECK, as a hostile file may hold it.
+      #expect(
+        rawExecute(
+          path,
+          "PRAGMA ignore_check_constraints = ON; UPDATE snapshot_mark SET crash_loop_threshold = \(stored)"
+        ) == SQLITE_OK)
+      #expect(rawInteger(path, "SELECT crash_loop_threshold FROM snapshot_mark") == stored)
+      let info = try #require(try store.history(scene: "A").first)
+      #expect(info.isCrashLoop == crashLoop, "threshold \(stored)")
+    }
   }
 
   @Test("a store written by schema version 1 upgrades through a later migration and still restores")

@@ -16,7 +16,7 @@ struct StreamingAndImportTests {
     try store.save(try snapshot([.home, .item(id: 2)]), scene: "B")
     var seen: [(Int64, String, SceneSnapshot)] = []
     try store.forEachSnapshot { stored in
-      let decoded = try? SceneSnapshot(decoding: stored.document)
+      let decoded = stored.document.data.flatMap { try? SceneSnapshot(decoding: $0) }
       if let decoded { seen.append((stored.info.id, stored.info.scene, decoded)) }
       return true
     }
@@ -54,7 +54,7 @@ struct StreamingAndImportTests {
       return true
     }
     #expect(passed.count == 1)
-    #expect(passed[0].document.isEmpty)
+    #expect(passed[0].document.data == nil)
     #expect(passed[0].info.byteCount > 100)
   }
 

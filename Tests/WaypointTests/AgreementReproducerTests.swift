@@ -155,13 +155,13 @@ struct AgreementReproducerTests {
     #expect((restored.report.outcome == .restored) == decodes)
   }
 
-  @Test("JSONDecoder keeps the Floats that double rounding used to drop")
-  func floatsThatDecode() throws {
-    for number in [Self.floatTexts[0], Self.floatTexts[2]] {
-      let json = #"{"ratio":"# + number + "}"
-      #expect(
-        (try? JSONDecoder().decode(Repro.Ratio.self, from: Data(json.utf8))) != nil, "\(number)")
-    }
+  @Test(
+    "JSONDecoder keeps the Floats that double rounding used to drop",
+    arguments: [floatTexts[0], floatTexts[2]])
+  func floatsThatDecode(number: String) throws {
+    let json = #"{"ratio":"# + number + "}"
+    #expect(
+      (try? JSONDecoder().decode(Repro.Ratio.self, from: Data(json.utf8))) != nil, "\(number)")
   }
 
   static let caseSteps: [(String, [RouteMigrationStep], Repro.Route?)] = [
@@ -210,17 +210,17 @@ struct AgreementReproducerTests {
       offline.report.dropped.map(\.reason) == [.newerFormat(found: 2, supported: 1)])
   }
 
-  @Test("a struct holding a registered route with examples needs no examples of its own")
-  func structWrappingRoute() throws {
+  @Test(
+    "a struct holding a registered route with examples needs no examples of its own",
+    arguments: [
+      #"{"route":{"order":{"id":1}},"note":"n"}"#, #"{"route":{"home":{}}}"#,
+      #"{"route":{"nope":{}}}"#, #"{"route":{"order":{"id":"1"}},"note":null}"#, #"{"note":"n"}"#,
+    ])
+  func structWrappingRoute(json: String) throws {
     let registry = try Repro.registry()
     let shape = try #require(RouteManifest(registry: registry).route(named: "Holder")?.shape)
     #expect(!shape.containsOpaque, "\(shape)")
-    for json in [
-      #"{"route":{"order":{"id":1}},"note":"n"}"#, #"{"route":{"home":{}}}"#,
-      #"{"route":{"nope":{}}}"#, #"{"route":{"order":{"id":"1"}},"note":null}"#, #"{"note":"n"}"#,
-    ] {
-      try Self.expectSameVerdict(registry, Repro.snapshot([RouteRecord(tag: "Holder", json: json)]))
-    }
+    try Self.expectSameVerdict(registry, Repro.snapshot([RouteRecord(tag: "Holder", json: json)]))
   }
 
   @Test("a NavigationPath written by the running app is restored at its registered versions")

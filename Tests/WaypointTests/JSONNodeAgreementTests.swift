@@ -37,28 +37,27 @@ struct JSONNodeAgreementTests {
     #expect(accepted > 100)
   }
 
-  @Test("encodings: byte order marks and the RFC 4627 patterns of zero bytes")
-  func encodings() {
-    let cases: [[UInt8]] = [
+  @Test(
+    "encodings: byte order marks and the RFC 4627 patterns of zero bytes",
+    arguments: [
       [0x00, 0x37], [0x37, 0x00], [0x00, 0x00, 0x00, 0x37], [0x37, 0, 0, 0], [0, 0x37, 0, 0x38],
       [0xFE, 0xFF, 0x00, 0x37], [0xFF, 0xFE, 0x37, 0x00], [0x37, 0x00, 0x38, 0x00],
       [0x37, 0x38, 0x00], [0x5B, 0x00, 0x37, 0x00, 0x5D, 0x00], [0xEF, 0xBB, 0xBF, 0x37],
       [0x20, 0xEF, 0xBB, 0xBF, 0x37], [0xFF, 0xFE], [0xFE, 0xFF, 0xD8, 0x00],
-    ]
-    for bytes in cases {
-      let decodes = (try? JSONDecoder().decode(Nothing.self, from: Data(bytes))) != nil
-      let scans = (try? JSONNode.scanning(bytes)) != nil
-      #expect(scans == decodes, "\(bytes)")
-    }
+    ] as [[UInt8]])
+  func encodings(bytes: [UInt8]) {
+    let decodes = (try? JSONDecoder().decode(Nothing.self, from: Data(bytes))) != nil
+    let scans = (try? JSONNode.scanning(bytes)) != nil
+    #expect(scans == decodes, "\(bytes)")
   }
 
-  @Test("strings read as JSONDecoder reads them, or fail where it fails")
-  func strings() {
-    for raw in PayloadMutator.edgeStrings + [#""plain""#, #""\n\t\"\\""#] {
-      let inner = String(raw.dropFirst().dropLast())
-      let expected = try? JSONDecoder().decode([String].self, from: Data("[\(raw)]".utf8)).first
-      #expect(JSONNode.decode(rawString: inner) == expected, "\(raw)")
-    }
+  @Test(
+    "strings read as JSONDecoder reads them, or fail where it fails",
+    arguments: PayloadMutator.edgeStrings + [#""plain""#, #""\n\t\"\\""#])
+  func strings(raw: String) {
+    let inner = String(raw.dropFirst().dropLast())
+    let expected = try? JSONDecoder().decode([String].self, from: Data("[\(raw)]".utf8)).first
+    #expect(JSONNode.decode(rawString: inner) == expected, "\(raw)")
   }
 
   @Test("a node writes back what it read, members in order, numbers and strings as written")

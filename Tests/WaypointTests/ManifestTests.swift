@@ -61,7 +61,7 @@ struct ManifestTests {
     let pool = v1 + current + [RouteRecord(tag: "Gone.Type", json: "{}")]
     var generator = SplitMix64(state: seed)
     var compared = 0
-    for _ in 0..<400 {
+    for iteration in 0..<400 {
       var records: [RouteRecord] = []
       for _ in 0..<Int.random(in: 1...5, using: &generator) {
         var record = pool.randomElement(using: &generator) ?? pool[0]
@@ -82,13 +82,14 @@ struct ManifestTests {
       guard !offline.hasUndetermined else { continue }
       let restored = Restorer(registry: registry, policy: policy).restore(snapshot)
       compared += 1
-      #expect(offline.report.outcome == restored.report.outcome, "\(records) \(policy)")
+      let place = "seed \(seed) iteration \(iteration) policy \(policy): \(records)"
+      #expect(offline.report.outcome == restored.report.outcome, "\(place)")
       #expect(
         offline.report.dropped.map(\.location) == restored.report.dropped.map(\.location),
-        "\(records) \(policy)")
+        "\(place)")
       #expect(
         sameKinds(offline.report.dropped, restored.report.dropped),
-        "\(records) \(policy)\noffline: \(offline.report)\nrestore: \(restored.report)")
+        "\(place)\noffline: \(offline.report)\nrestore: \(restored.report)")
       let migrated = offline.entries.filter { if case .migrated = $0.fate { true } else { false } }
         .map(\.location)
       let droppedLocations = Set(restored.report.dropped.map(\.location))
@@ -100,7 +101,7 @@ struct ManifestTests {
           RouteLocation.stack("main", index: $0.0)
         }
         + (restored.sheet?.wasMigrated == true ? [RouteLocation.sheet] : [])
-      #expect(migrated == restoredMigrated, "\(records)")
+      #expect(migrated == restoredMigrated, "\(place)")
     }
     #expect(compared > 300)
   }

@@ -37,20 +37,26 @@ func mutate(_ data: Data, using generator: inout SplitMix64) -> Data {
 
 @Suite("Restore never traps on damaged input")
 struct RobustnessTests {
-  /// What every restore result must satisfy, whatever the input.
-  func checkInvariants(_ scene: RestoredScene) {
+  /// What every restore result must satisfy, whatever the input. `place` names the input (seed
+  /// and iteration) in a failure, which is reported at the caller's line.
+  func checkInvariants(
+    _ scene: RestoredScene, _ place: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let kept = scene.stacks.values.map(\.count).reduce(0, +)
+    let comment = Comment(rawValue: "\(place): \(scene.report)")
     switch scene.report.outcome {
     case .restored:
-      #expect(scene.report.dropped.isEmpty)
+      #expect(scene.report.dropped.isEmpty, comment, sourceLocation: sourceLocation)
     case .partial:
-      #expect(!scene.report.dropped.isEmpty)
+      #expect(!scene.report.dropped.isEmpty, comment, sourceLocation: sourceLocation)
     case .root:
-      #expect(kept == 0)
-      #expect(scene.selectedTab == nil && scene.sheet == nil && scene.sidebarSelection == nil)
-      #expect(!scene.report.dropped.isEmpty)
+      #expect(kept == 0, comment, sourceLocation: sourceLocation)
+      #expect(
+        scene.selectedTab == nil && scene.sheet == nil && scene.sidebarSelection == nil, comment,
+        sourceLocation: sourceLocation)
+      #expect(!scene.report.dropped.isEmpty, comment, sourceLocation: sourceLocation)
     }
-    #expect(scene.columnVisibility.isKnown)
+    #expect(scene.columnVisibility.isKnown, comment, sourceLocation: sourceLocation)
   }
 
   @Test(
@@ -72,8 +78,10 @@ struct RobustnessTests {
     var generator = SplitMix64(state: seed)
     for policy in RestorePolicy.allCases {
       let restorer = Restorer(registry: registry, policy: policy)
-      for _ in 0..<400 {
-        checkInvariants(restorer.restore(encoded: mutate(original, using: &generator)))
+      for iteration in 0..<400 {
+        checkInvariants(
+          restorer.restore(encoded: mutate(original, using: &generator)),
+          "seed \(seed) policy \(policy) iteration \(iteration)")
       }
     }
   }
@@ -87,20 +95,21 @@ struct RobustnessTests {
         V1.Route.home, V1.Route.order(id: 3), 4, "x", true, sampleUUID,
       ]))
     var generator = SplitMix64(state: seed)
-    for _ in 0..<1000 {
-      checkInvariants(restorer.restore(navigationPath: mutate(original, using: &generator)))
+    for iteration in 0..<1000 {
+      checkInvariants(
+        restorer.restore(navigationPath: mutate(original, using: &generator)),
+        "seed \(seed) iteration \(iteration)")
     }
   }
 
-  @Test("random bytes restore to the root")
-  func randomBytes() {
+  @Test("random bytes restore to the root", arguments: [0, 1, 2, 16, 512, 4096])
+  func randomBytes(length: Int) {
     let restorer = Restorer(registry: RouteRegistry())
-    var generator = SplitMix64(state: 99)
-    for length in [0, 1, 2, 16, 512, 4096] {
-      let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
-      let scene = restorer.restore(encoded: bytes)
-      #expect(scene.report.outcome == .root)
-      checkInvariants(scene)
-    }
+    let seed = 99 &+ UInt64(length)
+    var generator = SplitMix64(state: seed)
+    let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let scene = restorer.restore(encoded: bytes)
+    #expect(scene.report.outcome == .root, "seed \(seed)")
+    checkInvariants(scene, "seed \(seed)")
   }
 }

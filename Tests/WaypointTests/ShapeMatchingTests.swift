@@ -214,7 +214,7 @@ struct ShapeValidationTests {
   func unknownReference() throws {
     let value = try JSONValue(parsing: #"{"route":{"home":{}},"history":[],"tab":"search"}"#)
     guard case .undetermined(let why) = Self.screen.match(value) else {
-      Issue.record("expected needsApp")
+      Issue.record("expected undetermined")
       return
     }
     #expect(why.contains("route") && why.contains("Route"))
@@ -253,7 +253,7 @@ struct ShapeValidationTests {
     #expect(RouteShape.double.match(try JSONValue(parsing: text)) == .matches)
   }
 
-  @Test("a cycle of references that consumes no JSON ends in needsApp")
+  @Test("a cycle of references that consumes no JSON ends undetermined")
   func referenceCycle() throws {
     let shapes: [String: RouteShape] = [
       "A": .optional(.reference(tag: "B")), "B": .reference(tag: "A"),
@@ -262,7 +262,7 @@ struct ShapeValidationTests {
       shapes[$0]
     }
     guard case .undetermined(let why) = verdict else {
-      Issue.record("expected needsApp, got \(verdict)")
+      Issue.record("expected undetermined, got \(verdict)")
       return
     }
     #expect(why.contains("cycle"))

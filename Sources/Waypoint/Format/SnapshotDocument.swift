@@ -50,21 +50,6 @@ extension SnapshotDocument {
   }
 }
 
-extension SnapshotDocument {
-  /// Every route of the document with its dotted path, for validation messages.
-  var routes: [(path: String, route: Route)] {
-    var all: [(String, Route)] = []
-    for (name, stack) in stacks ?? [:] {
-      for (index, route) in stack.enumerated() { all.append(("stacks.\(name)[\(index)]", route)) }
-    }
-    if let selectedTab { all.append(("selectedTab", selectedTab)) }
-    if let route = split?.sidebar { all.append(("split.sidebar", route)) }
-    if let route = split?.content { all.append(("split.content", route)) }
-    if let sheet { all.append(("sheet", sheet)) }
-    return all
-  }
-}
-
 extension SnapshotDocument.Route {
   init(_ record: RouteRecord) {
     self.init(
@@ -101,20 +86,13 @@ extension SceneSnapshot {
     guard document.format >= 1 else {
       throw .invalidField("format", reason: "\(document.format) is not a format version")
     }
-    if let version = document.routeSchemaVersion, version < 1 {
-      throw .invalidField("routeSchemaVersion", reason: "\(version) is not a schema version")
-    }
-    for (path, route) in document.routes where (route.version ?? 1) < 1 {
-      throw .invalidField("\(path).version", reason: "\(route.version ?? 0) is not a route version")
-    }
-    guard let savedAt = ISO8601Seconds.parse(document.savedAt) else {
-      throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
-    }
-    self.init(
+    let savedAt = ISO8601Seconds.parse(document.savedAt)
+    var snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(
         routeSchemaVersion: document.routeSchemaVersion ?? 1,
         appBuild: document.appBuild,
-        savedAt: savedAt
+        // Replaced below: a bad date is reported after the versions.
+        savedAt: savedAt ?? Date(timeIntervalSinceReferenceDate: 0)
       ),
       stacks: (document.stacks ?? [:]).mapValues { $0.map(\.record) },
       selectedTab: document.selectedTab?.record,
@@ -128,14 +106,52 @@ extension SceneSnapshot {
       },
       sheet: document.sheet?.record
     )
-    formatVersion = document.format
+    // What a save refuses, a read refuses: a schema or route version below 1, named by its
+    // place in the document (the first in the slot walk's order).
+    try snapshot.check()
+    guard let savedAt else {
+      throw .invalidField("savedAt", reason: "\"\(document.savedAt)\" is not an ISO 8601 date")
+    }
+    snapshot.metadata.savedAt = savedAt
+    snapshot.formatVersion = document.format
+    self = snapshot
   }
 
   /// The snapshot as a format-1 JSON document: compact, keys sorted, so equal snapshots give equal
   /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
   /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
-    var writer = JSONWriter()
+    // One slot walk: the document's keys are sorted, so its stacks, which the walk visits first,
+    // come last. They are written apart as the walk goes; the other slots wait for their keys.
+    var stacksJSON = JSONWriter()
+    stacksJSON.beginObject()
+    var inStack = false
+    var slots: [RouteLocation: RouteRecord] = [:]
+    var columns = ColumnVisibility.automatic
+    var compactColumn: SplitColumn?
+    forEachSlot(
+      enteringStack: { name in
+        if inStack { stacksJSON.endArray() }
+        stacksJSON.key(name)
+        stacksJSON.beginArray()
+        inStack = true
+      },
+      { location, slot in
+        switch slot {
+        case .route(let record):
+          if case .stack = location {
+            Self.write(record, to: &stacksJSON)
+          } else {
+            slots[location] = record
+          }
+        case .columnVisibility(let visibility): columns = visibility
+        case .preferredCompactColumn(let column): compactColumn = column
+        }
+      })
+    if inStack { stacksJSON.endArray() }
+    stacksJSON.endObject()
+
+    var writer = JSONWriter(capacity: stacksJSON.bytes.count + 512)
     // Members in sorted key order, as the format specifies.
     writer.beginObject()
     if let build = metadata.appBuild {
@@ -148,42 +164,35 @@ extension SceneSnapshot {
     writer.integer(metadata.routeSchemaVersion)
     writer.key("savedAt")
     writer.string(ISO8601Seconds.format(metadata.savedAt))
-    if let selectedTab {
+    if let selectedTab = slots[.selectedTab] {
       writer.key("selectedTab")
       Self.write(selectedTab, to: &writer)
     }
-    if let sheet {
+    if let sheet = slots[.sheet] {
       writer.key("sheet")
       Self.write(sheet, to: &writer)
     }
-    if let split {
+    if split != nil {
       writer.key("split")
       writer.beginObject()
       writer.key("columnVisibility")
-      writer.string(split.columnVisibility.rawValue)
-      if let content = split.contentSelection {
+      writer.string(columns.rawValue)
+      if let content = slots[.contentSelection] {
         writer.key("content")
         Self.write(content, to: &writer)
       }
-      if let column = split.preferredCompactColumn {
+      if let compactColumn {
         writer.key("preferredCompactColumn")
-        writer.string(column.rawValue)
+        writer.string(compactColumn.rawValue)
       }
-      if let sidebar = split.sidebarSelection {
+      if let sidebar = slots[.sidebarSelection] {
         writer.key("sidebar")
         Self.write(sidebar, to: &writer)
       }
       writer.endObject()
     }
     writer.key("stacks")
-    writer.beginObject()
-    for name in stacks.keys.sorted() {
-      writer.key(name)
-      writer.beginArray()
-      for record in stacks[name] ?? [] { Self.write(record, to: &writer) }
-      writer.endArray()
-    }
-    writer.endObject()
+    writer.value(written: stacksJSON)
     writer.endObject()
     return Data(writer.bytes)
   }

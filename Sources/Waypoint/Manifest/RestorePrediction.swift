@@ -1,12 +1,15 @@
-/// The prediction of a restore: what a restore of a snapshot would keep and drop, judged from a ``RouteManifest`` without the
-/// app's Swift types.
+/// The prediction of a restore: what a restore of a snapshot would keep and drop, judged from a
+/// ``RouteManifest`` without the app's Swift types.
 ///
-/// For every route the manifest can describe, the predicted fate is the one a restore with the real types
-/// gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app knows
-/// are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
-/// ``RouteFate/undetermined(_:)``, and the app's ``RouteValidator``s do not run. A route that needs the app
-/// is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and another
-/// route failing, the report is the root and the route stays ``RouteFate/undetermined(_:)``.
+/// For every route the manifest can describe, the predicted fate is the one a restore with the real
+/// types gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app
+/// knows are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
+/// ``RouteFate/undetermined(_:)``, and the app's ``RouteValidator``s do not run. An undetermined
+/// route is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and
+/// another route failing, the report is the root and the route stays
+/// ``RouteFate/undetermined(_:)``.
+///
+/// ``repaired(_:)`` turns a prediction into the snapshot to save in place of the predicted one.
 public struct RestorePrediction: Sendable {
   /// One route or split-view value and its fate, in snapshot order.
   public struct Entry: Hashable, Sendable {

@@ -85,7 +85,7 @@ public struct RouteManifest: Sendable {
   }
 
   /// The manifest of a registry: each registered type's tag, aliases, version, shape (derived from
-  /// the type and its registered examples, see ``RouteShapeProbe``) and migrations.
+  /// the type and its registered examples, see `RouteShapeProbe`) and migrations.
   public init(registry: RouteRegistry) {
     let routes = registry.tags.compactMap { tag in
       registry.manifestEntry(for: tag)

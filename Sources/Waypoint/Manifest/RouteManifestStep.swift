@@ -3,8 +3,8 @@ extension RouteManifest {
   /// custom step whose code only the app has.
   ///
   /// An app registers ``RouteMigrationStep``s, whose custom steps always carry code; a manifest
-  /// exported from the app keeps only their names, and a tool reading it answers "needs the app"
-  /// for the routes that reach one.
+  /// exported from the app keeps only their names, and a tool reading it predicts
+  /// ``RouteFate/undetermined(_:)`` for the routes that reach one.
   public enum Step: Sendable, CustomStringConvertible {
     /// A step of the app's plan. A ``RouteMigrationStep/custom(_:_:)`` given to a manifest is kept
     /// by name only (``custom(name:)``): a manifest is data.

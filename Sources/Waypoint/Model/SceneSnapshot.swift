@@ -85,15 +85,9 @@ public struct SceneSnapshot: Hashable, Sendable {
   /// first), then the selected tab, the split-view selections and the sheet.
   public var routes: [(location: RouteLocation, record: RouteRecord)] {
     var all: [(RouteLocation, RouteRecord)] = []
-    for name in stacks.keys.sorted() {
-      for (index, record) in (stacks[name] ?? []).enumerated() {
-        all.append((.stack(name, index: index), record))
-      }
+    forEachSlot { location, slot in
+      if case .route(let record) = slot { all.append((location, record)) }
     }
-    if let selectedTab { all.append((.selectedTab, selectedTab)) }
-    if let route = split?.sidebarSelection { all.append((.sidebarSelection, route)) }
-    if let route = split?.contentSelection { all.append((.contentSelection, route)) }
-    if let sheet { all.append((.sheet, sheet)) }
     return all
   }
 }

@@ -8,8 +8,9 @@ enum Fate<Kept> {
   case undetermined(String)
 }
 
-/// Walks a snapshot in a fixed order (stacks by name, root first; then selected tab, split view,
-/// sheet), resolves each route, applies the policy and writes the report. Shared by ``Restorer``
+/// Walks a snapshot in the slot walk's order (``SceneSnapshot/mapSlots(enteringStack:_:)``: stacks
+/// by name, root first; then selected tab, split view, sheet), resolves each route, applies the
+/// policy and writes the report. Shared by ``Restorer``
 /// (with app values) and offline prediction (with records), so that both apply the same rules.
 struct RestorePass<Kept> {
   /// One route's or value's fate, in snapshot order.
@@ -46,6 +47,8 @@ struct RestorePass<Kept> {
   private var keptCount = 0
   /// Routes only the app can judge: they may restore, so the scene is not known to be the root.
   private var undeterminedCount = 0
+  /// The index of the route that failed in the stack being walked, under `cutAtFirstFailure`.
+  private var failedIndex: Int?
 
   init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Fate<Kept>) {
     self.policy = policy
@@ -54,34 +57,33 @@ struct RestorePass<Kept> {
 
   /// Walks the snapshot and returns every route's fate and the report.
   mutating func walk(_ snapshot: SceneSnapshot) -> Result {
-    for name in snapshot.stacks.keys.sorted() {
-      result.stacks[name] = stack(name, snapshot.stacks[name] ?? [])
-    }
-    result.selectedTab = single(snapshot.selectedTab, at: .selectedTab)
-    if let split = snapshot.split {
-      result.sidebarSelection = single(split.sidebarSelection, at: .sidebarSelection)
-      result.contentSelection = single(split.contentSelection, at: .contentSelection)
-      if split.columnVisibility.isKnown {
-        result.columnVisibility = split.columnVisibility
-      } else {
-        result.entries.append(
-          Entry(location: .columnVisibility, reason: .unknownValue(split.columnVisibility.rawValue))
-        )
-      }
-      if let column = split.preferredCompactColumn {
-        if column.isKnown {
-          result.preferredCompactColumn = column
-        } else {
-          result.entries.append(
-            Entry(location: .preferredCompactColumn, reason: .unknownValue(column.rawValue)))
+    snapshot.forEachSlot(
+      enteringStack: { name in
+        result.stacks[name] = []
+        failedIndex = nil
+      },
+      { location, slot in
+        switch slot {
+        case .route(let record): route(record, at: location)
+        case .columnVisibility(let visibility):
+          if visibility.isKnown {
+            result.columnVisibility = visibility
+          } else {
+            result.entries.append(
+              Entry(location: location, reason: .unknownValue(visibility.rawValue)))
+          }
+        case .preferredCompactColumn(let column):
+          if column.isKnown {
+            result.preferredCompactColumn = column
+          } else {
+            result.entries.append(Entry(location: location, reason: .unknownValue(column.rawValue)))
+          }
         }
-      }
-    }
-    result.sheet = single(snapshot.sheet, at: .sheet)
+      })
 
     if policy == .resetOnAnyFailure && routeFailed {
       // A route only the app can judge is reset or dropped for its own reason: the report leaves
-      // it out, as it leaves it out of every other verdict.
+      // it out, as it does under every other policy.
       return root(
         dropped: result.entries.compactMap { entry in
           guard entry.undetermined == nil else { return nil }
@@ -108,44 +110,37 @@ struct RestorePass<Kept> {
     return root
   }
 
-  private mutating func stack(_ name: String, _ records: [RouteRecord]) -> [Kept] {
-    var kept: [Kept] = []
-    var failedIndex: Int?
-    for (index, record) in records.enumerated() {
-      let location = RouteLocation.stack(name, index: index)
-      if let failedIndex {
-        result.entries.append(
-          Entry(location: location, tag: record.tag, reason: .aboveFailedRoute(index: failedIndex)))
-        continue
-      }
-      switch resolve(record, location) {
-      case .kept(let route):
-        kept.append(route)
-        keep(location, record)
-      case .dropped(let reason):
-        fail(location, record, reason)
-        if policy == .cutAtFirstFailure { failedIndex = index }
-      case .undetermined(let why):
-        result.entries.append(Entry(location: location, tag: record.tag, undetermined: why))
-        undeterminedCount += 1
-      }
+  /// One route's fate. Under ``RestorePolicy/cutAtFirstFailure`` the routes above a failed one in
+  /// its stack are dropped without being resolved.
+  private mutating func route(_ record: RouteRecord, at location: RouteLocation) {
+    if case .stack = location, let failedIndex {
+      result.entries.append(
+        Entry(location: location, tag: record.tag, reason: .aboveFailedRoute(index: failedIndex)))
+      return
     }
-    return kept
-  }
-
-  private mutating func single(_ record: RouteRecord?, at location: RouteLocation) -> Kept? {
-    guard let record else { return nil }
     switch resolve(record, location) {
     case .kept(let route):
+      place(route, at: location)
       keep(location, record)
-      return route
     case .dropped(let reason):
       fail(location, record, reason)
-      return nil
+      if case .stack(_, let index) = location, policy == .cutAtFirstFailure { failedIndex = index }
     case .undetermined(let why):
       result.entries.append(Entry(location: location, tag: record.tag, undetermined: why))
       undeterminedCount += 1
-      return nil
+    }
+  }
+
+  /// Puts a kept route where the scene shows it.
+  private mutating func place(_ route: Kept, at location: RouteLocation) {
+    switch location {
+    case .stack(let name, _): result.stacks[name, default: []].append(route)
+    case .selectedTab: result.selectedTab = route
+    case .sidebarSelection: result.sidebarSelection = route
+    case .contentSelection: result.contentSelection = route
+    case .sheet: result.sheet = route
+    // The walk gives no route at these.
+    case .columnVisibility, .preferredCompactColumn, .snapshot: break
     }
   }
 

@@ -4,7 +4,9 @@ import WaypointSQLite
 
 /// `waypoint check [--full]`: the store file's health.
 enum CheckCommand: WaypointCommand {
-  static let fullOption = "--full"
+  static let full = FlagKey(
+    "--full",
+    help: "Run integrity_check instead of quick_check, and read every snapshot's document.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -16,79 +18,56 @@ enum CheckCommand: WaypointCommand {
           + "quarantined snapshots, or (with --full) documents that cannot be read. A file that is "
           + "not a Waypoint store at all exits 65."
       ],
-      options: [
-        .flag(
-          fullOption,
-          help:
-            "Run integrity_check instead of quick_check, and read every snapshot's document.")
-      ])
+      options: [full.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let full = context.arguments.isSet(fullOption)
+    let full = context[Self.full]
     let path = context.storePath
-    // The same rule as every command for a missing file, a directory or an empty file; the check
-    // then uses its own connection.
+    // The same rule as every command for a missing file, a directory or an empty file. The check
+    // opens the file once, read-only, and reads the snapshots itself when the file allows it.
     try CommandContext.checkStoreFile(path, mayBeMissing: false)
     let progress = Progress(console: context.console, label: "checking \(path)")
     defer { progress.finish() }
     let check = try context.store { () throws(StoreError) in
-      try SnapshotStore.check(path: path, full: full)
+      try SnapshotStore.check(path: path, full: full) { progress.update($0) }
     }
-    var report = Report(path: path, check: check)
-    // The snapshots are read only from a file whose pages are sound and whose schema this build
-    // knows.
-    if check.integrityProblems.isEmpty, check.schemaVersion <= SnapshotStore.supportedSchemaVersion
-    {
-      let store = try context.openStore(.read)
-      report.quarantined = try context.store { () throws(StoreError) in try store.quarantined() }
-      if full {
-        report.unreadable = try unreadableDocuments(store, context, progress)
-      }
-    }
+    let report = Report(path: path, check: check)
     if context.json {
-      try context.printJSON(report)
+      context.printJSON(report)
     } else {
       for line in report.lines(context.style) { context.console.out(line) }
     }
     return report.problems.isEmpty ? .ok : .problemsFound
   }
 
-  /// Every snapshot whose document this build cannot read, with the reason.
-  private static func unreadableDocuments(
-    _ store: SnapshotStore, _ context: CommandContext, _ progress: Progress
-  ) throws(CLIError) -> [Report.Unreadable] {
-    let limits = store.configuration.limits
-    var unreadable: [Report.Unreadable] = []
-    var count = 0
-    try context.store { () throws(StoreError) in
-      try store.forEachSnapshot { stored in
-        count += 1
-        progress.update(count)
-        if case .failure(let error) = stored.decoded(limits: limits), unreadable.count < 100 {
-          unreadable.append(
-            Report.Unreadable(
-              id: stored.info.id, scene: stored.info.scene, reason: error.description))
-        }
-        return true
-      }
-    }
-    return unreadable
-  }
-
   /// What the check found, as text and as JSON.
-  private struct Report: Encodable {
+  private struct Report: JSONWritable {
     var path: String
     var check: StoreCheck
-    /// The quarantined snapshots; `nil` when the store could not be opened to list them.
-    var quarantined: [SnapshotInfo]?
+    /// The quarantined snapshots; `nil` when the check could not list them.
+    var quarantined: [SnapshotInfo]? { check.quarantined }
     /// `nil` unless `--full` read the documents.
-    var unreadable: [Unreadable]?
+    var unreadable: [Unreadable]? { check.unreadableDocuments?.map(Unreadable.init) }
 
-    struct Unreadable: Encodable {
+    struct Unreadable: JSONWritable {
       var id: Int64
       var scene: String
       var reason: String
+
+      init(_ document: StoreCheck.UnreadableDocument) {
+        id = document.id
+        scene = document.scene
+        reason = document.reason
+      }
+
+      func write(to json: inout JSONStream) {
+        json.object { json in
+          json.member("id", id)
+          json.member("scene", scene)
+          json.member("reason", reason)
+        }
+      }
     }
 
     /// The integrity check's findings one per line: SQLite packs several lines into one row, under
@@ -166,25 +145,22 @@ enum CheckCommand: WaypointCommand {
       "0x" + String(UInt32(bitPattern: id), radix: 16, uppercase: true)
     }
 
-    private enum CodingKeys: String, CodingKey {
-      case store, integrityCheck, integrity, schemaVersion, supportedSchemaVersion, applicationId
-      case snapshots, scenes, quarantined, unreadableDocuments, problems, ok
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(path, forKey: .store)
-      try container.encode(check.depth.rawValue, forKey: .integrityCheck)
-      try container.encode(findings, forKey: .integrity)
-      try container.encode(check.schemaVersion, forKey: .schemaVersion)
-      try container.encode(SnapshotStore.supportedSchemaVersion, forKey: .supportedSchemaVersion)
-      try container.encode(Self.hex(check.applicationID), forKey: .applicationId)
-      try container.encode(check.snapshotCount, forKey: .snapshots)
-      try container.encode(check.sceneCount, forKey: .scenes)
-      try container.encode(quarantined?.map(SnapshotInfoJSON.init), forKey: .quarantined)
-      try container.encode(unreadable, forKey: .unreadableDocuments)
-      try container.encode(problems, forKey: .problems)
-      try container.encode(problems.isEmpty, forKey: .ok)
+    func write(to json: inout JSONStream) {
+      let problems = problems
+      json.object { json in
+        json.member("store", path)
+        json.member("integrityCheck", check.depth.rawValue)
+        json.member("integrity", findings)
+        json.member("schemaVersion", check.schemaVersion)
+        json.member("supportedSchemaVersion", SnapshotStore.supportedSchemaVersion)
+        json.member("applicationId", Self.hex(check.applicationID))
+        json.member("snapshots", check.snapshotCount)
+        json.member("scenes", check.sceneCount)
+        json.member("quarantined", quarantined?.map(SnapshotInfoJSON.init))
+        json.member("unreadableDocuments", unreadable)
+        json.member("problems", problems)
+        json.member("ok", problems.isEmpty)
+      }
     }
   }
 }

@@ -3,7 +3,8 @@ import WaypointSQLite
 
 /// `waypoint discard SCENE...`: deletes every snapshot of the scenes.
 enum DiscardCommand: WaypointCommand {
-  static let scenes = "SCENE"
+  static let scenes = PositionalKey(
+    "SCENE", help: "The ids of the scenes, as 'waypoint scenes' lists them.", repeatable: true)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -13,17 +14,13 @@ enum DiscardCommand: WaypointCommand {
         "All in one transaction, as an app does for the scene sessions the system discarded. A "
           + "scene with no snapshots is reported on stderr and is not an error."
       ],
-      positionals: [
-        PositionalDeclaration(
-          valueName: scenes, help: "The ids of the scenes, as 'waypoint scenes' lists them.",
-          isRepeatable: true)
-      ])
+      positionals: [scenes.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     // Scene ids are compared as bytes (SceneID.key): "café" in NFC and in NFD are two scenes.
     var ids: [String] = []
-    for id in context.arguments.positionalValues(scenes)
+    for id in context.values(scenes)
     where !ids.contains(where: { SceneID.same($0, id) }) {
       ids.append(id)
     }
@@ -36,7 +33,7 @@ enum DiscardCommand: WaypointCommand {
       context.note("no scene '\(Formatting.printable(id))' in \(store.path); nothing to discard")
     }
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         DiscardJSON(
           discarded: deleted,
           scenes: ids.map { DiscardJSON.Scene(id: $0, snapshots: counts[SceneID.key($0)] ?? 0) }))
@@ -51,14 +48,28 @@ enum DiscardCommand: WaypointCommand {
     return .ok
   }
 
-  private struct DiscardJSON: Encodable {
+  private struct DiscardJSON: JSONWritable {
     var discarded: Int
     var scenes: [Scene]
 
-    struct Scene: Encodable {
+    struct Scene: JSONWritable {
       var id: String
       /// Snapshots the scene had before the discard.
       var snapshots: Int
+
+      func write(to json: inout JSONStream) {
+        json.object { json in
+          json.member("id", id)
+          json.member("snapshots", snapshots)
+        }
+      }
+    }
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("discarded", discarded)
+        json.member("scenes", scenes)
+      }
     }
   }
 }

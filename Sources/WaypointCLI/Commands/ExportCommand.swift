@@ -4,8 +4,16 @@ import WaypointSQLite
 
 /// `waypoint export [--redact] [--output FILE [--force]]`: every snapshot as JSON Lines.
 enum ExportCommand: WaypointCommand {
-  static let redactOption = "--redact"
-  static let outputOption = "--output"
+  static let redact = FlagKey(
+    "--redact",
+    help:
+      "Replace every route field value by a stable hash, keeping keys, case names and "
+      + "structure; scene ids and app builds are hashed too.")
+  static let output = OptionKey<String>(
+    "--output", value: "FILE",
+    help:
+      "Write to FILE (created with permissions 0600) instead of stdout; never the store, "
+      + "and an existing FILE only with --force.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -17,31 +25,22 @@ enum ExportCommand: WaypointCommand {
           + "65 after writing the others. With --json (which needs --output), stdout gets a "
           + "summary."
       ],
-      options: [
-        .flag(
-          redactOption,
-          help:
-            "Replace every route field value by a stable hash, keeping keys, case names and "
-            + "structure; scene ids and app builds are hashed too."),
-        .option(
-          outputOption, value: "FILE",
-          help:
-            "Write to FILE (created with permissions 0600) instead of stdout; never the store, "
-            + "and an existing FILE only with --force."),
-        OutputFile.forceDeclaration(),
-      ])
+      options: [redact.declaration, output.declaration, OutputFile.force.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let output = context.arguments.value(outputOption)
+    let output = context[Self.output]
     if context.json, output == nil {
-      throw .usage("--json needs \(outputOption) FILE: without it, stdout carries the JSON Lines")
+      throw .usage(
+        "--json needs \(Self.output.name) FILE: without it, stdout carries the JSON Lines")
     }
-    let force = context.arguments.isSet(OutputFile.forceFlag)
-    if force, output == nil { throw .usage("\(OutputFile.forceFlag) needs \(outputOption) FILE") }
+    let force = context[OutputFile.force]
+    if force, output == nil {
+      throw .usage("\(OutputFile.forceFlag) needs \(Self.output.name) FILE")
+    }
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
-    let redactor = context.arguments.isSet(redactOption) ? Redactor(limits: limits) : nil
+    let redactor = context[redact] ? Redactor(limits: limits) : nil
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -88,7 +87,7 @@ enum ExportCommand: WaypointCommand {
     progress.finish()
     let summary = "Exported \(Formatting.count(exported, "snapshot")) to \(sink.name)."
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         ExportJSON(
           exported: exported, output: sink.name, redacted: redactor != nil,
           skippedCount: skippedCount, skipped: skipped))
@@ -140,11 +139,14 @@ enum ExportCommand: WaypointCommand {
     -> Result<Data, SnapshotLine.Problem>
   {
     let limit = limits.maxDocumentBytes
-    guard stored.info.byteCount <= limit else {
-      let error = SnapshotFormatError.tooLarge(byteCount: stored.info.byteCount, limit: limit)
+    let document: Data
+    switch stored.document {
+    case .read(let data): document = data
+    case .tooLarge(let byteCount, let limit):
+      let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
-    guard let text = String(data: stored.document, encoding: .utf8) else {
+    guard let text = String(data: document, encoding: .utf8) else {
       return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
     let documentLimits = InputLimits(
@@ -153,24 +155,42 @@ enum ExportCommand: WaypointCommand {
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if stored.document.contains(0x0A) || stored.document.contains(0x0D) {
+    if document.contains(0x0A) || document.contains(0x0D) {
       return .success(Data(value.jsonText.utf8))
     }
-    return .success(stored.document)
+    return .success(document)
   }
 
-  private struct Skipped: Encodable {
+  private struct Skipped: JSONWritable {
     var id: Int64
     var scene: String
     var reason: String
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("id", id)
+        json.member("scene", scene)
+        json.member("reason", reason)
+      }
+    }
   }
 
-  private struct ExportJSON: Encodable {
+  private struct ExportJSON: JSONWritable {
     var exported: Int
     var output: String
     var redacted: Bool
     var skippedCount: Int
     /// The first 100 snapshots left out.
     var skipped: [Skipped]
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("exported", exported)
+        json.member("output", output)
+        json.member("redacted", redacted)
+        json.member("skippedCount", skippedCount)
+        json.member("skipped", skipped)
+      }
+    }
   }
 }

@@ -5,9 +5,11 @@ import WaypointSQLite
 /// `waypoint export-path --scene ID [--stack NAME] [--output FILE [--force]]`: a stack as SwiftUI's
 /// `NavigationPath` JSON.
 enum ExportPathCommand: WaypointCommand {
-  static let sceneOption = "--scene"
-  static let stackOption = "--stack"
-  static let outputOption = "--output"
+  static let scene = OptionKey<String>(
+    "--scene", value: "ID", help: "The scene whose stack to print.", required: true)
+  static let stack = OptionKey<String>(
+    "--stack", value: "NAME", help: "The stack to print. Default: main.")
+  static let output = ExportCommand.output
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -21,23 +23,18 @@ enum ExportPathCommand: WaypointCommand {
           + "gets a summary."
       ],
       options: [
-        .option(sceneOption, value: "ID", help: "The scene whose stack to print.", required: true),
-        .option(stackOption, value: "NAME", help: "The stack to print. Default: main."),
-        .option(
-          outputOption, value: "FILE",
-          help:
-            "Write to FILE (created with permissions 0600) instead of stdout; never the store, "
-            + "and an existing FILE only with --force."),
-        OutputFile.forceDeclaration(),
+        scene.declaration, stack.declaration, output.declaration, OutputFile.force.declaration,
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let scene = context.arguments.value(sceneOption) ?? ""
-    let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
-    let output = context.arguments.value(outputOption)
-    let force = context.arguments.isSet(OutputFile.forceFlag)
-    if force, output == nil { throw .usage("\(OutputFile.forceFlag) needs \(outputOption) FILE") }
+    let scene = try context.required(Self.scene)
+    let stack = context[Self.stack] ?? SceneSnapshot.mainStackName
+    let output = context[Self.output]
+    let force = context[OutputFile.force]
+    if force, output == nil {
+      throw .usage("\(OutputFile.forceFlag) needs \(Self.output.name) FILE")
+    }
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(scene: scene)
     guard let records = loaded.snapshot.stacks[stack] else {
@@ -63,7 +60,7 @@ enum ExportPathCommand: WaypointCommand {
       throw error
     }
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         ExportPathJSON(
           output: output, scene: scene, stack: stack, routes: records.count,
           snapshot: loaded.info.id))
@@ -76,11 +73,21 @@ enum ExportPathCommand: WaypointCommand {
     return .ok
   }
 
-  private struct ExportPathJSON: Encodable {
+  private struct ExportPathJSON: JSONWritable {
     var output: String
     var scene: String
     var stack: String
     var routes: Int
     var snapshot: Int64
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("output", output)
+        json.member("scene", scene)
+        json.member("stack", stack)
+        json.member("routes", routes)
+        json.member("snapshot", snapshot)
+      }
+    }
   }
 }

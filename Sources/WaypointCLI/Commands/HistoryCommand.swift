@@ -3,27 +3,24 @@ import WaypointSQLite
 
 /// `waypoint history SCENE`: a scene's snapshots, newest first.
 enum HistoryCommand: WaypointCommand {
-  static let scene = "SCENE"
+  static let scene = PositionalKey("SCENE", help: "The scene's id, as 'waypoint scenes' lists it.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
       name: "history",
       summary: "List a scene's snapshots, newest first, with their quarantine marks.",
-      positionals: [
-        PositionalDeclaration(
-          valueName: scene, help: "The scene's id, as 'waypoint scenes' lists it.")
-      ])
+      positionals: [scene.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let id = context.arguments.positional(scene) ?? ""
+    let id = context[scene] ?? ""
     let store = try context.openStore(.read)
     let history = try context.store { () throws(StoreError) in try store.history(scene: id) }
     guard !history.isEmpty else {
       throw context.noScene(id, in: store)
     }
     if context.json {
-      try context.printJSON(HistoryJSON(scene: id, snapshots: history.map(SnapshotInfoJSON.init)))
+      context.printJSON(HistoryJSON(scene: id, snapshots: history.map(SnapshotInfoJSON.init)))
       return .ok
     }
     let style = context.style
@@ -49,8 +46,15 @@ enum HistoryCommand: WaypointCommand {
     return .ok
   }
 
-  private struct HistoryJSON: Encodable {
+  private struct HistoryJSON: JSONWritable {
     var scene: String
     var snapshots: [SnapshotInfoJSON]
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("scene", scene)
+        json.member("snapshots", snapshots)
+      }
+    }
   }
 }

@@ -4,7 +4,7 @@ import WaypointSQLite
 
 /// `waypoint import FILE`: reads `export`'s JSON Lines back as new snapshots.
 enum ImportCommand: WaypointCommand {
-  static let file = "FILE"
+  static let file = PositionalKey("FILE", help: "The JSON Lines file to read; - reads stdin.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -18,14 +18,11 @@ enum ImportCommand: WaypointCommand {
           + "stands at its path. With -, stdin is first copied to a temporary file (0600), read "
           + "twice like a file, and removed."
       ],
-      positionals: [
-        PositionalDeclaration(
-          valueName: file, help: "The JSON Lines file to read; - reads stdin.")
-      ])
+      positionals: [file.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let given = context.arguments.positional(file) ?? ""
+    let given = context[file] ?? ""
     guard given == "-" else { return try run(context, path: given, name: given) }
     let spool = try spoolStandardInput(context.console)
     defer { try? FileManager.default.removeItem(atPath: spool) }
@@ -44,7 +41,7 @@ enum ImportCommand: WaypointCommand {
     progress.finish()
     guard count > 0 else {
       context.note("\(name) holds no snapshots; nothing imported")
-      if context.json { try context.printJSON(ImportJSON(store: context.storePath)) }
+      if context.json { context.printJSON(ImportJSON(store: context.storePath)) }
       return .ok
     }
     let result = try context.creatingStore { (store, created) throws(CLIError) in
@@ -53,7 +50,7 @@ enum ImportCommand: WaypointCommand {
         context: context)
     }
     if context.json {
-      try context.printJSON(result)
+      context.printJSON(result)
     } else {
       let range = result.firstSnapshot.map { first in
         " (snapshots \(first)–\(result.lastSnapshot ?? first))"
@@ -190,7 +187,7 @@ enum ImportCommand: WaypointCommand {
     return path
   }
 
-  private struct ImportJSON: Encodable {
+  private struct ImportJSON: JSONWritable {
     var store: String
     var createdStore = false
     var imported = 0
@@ -198,18 +195,15 @@ enum ImportCommand: WaypointCommand {
     var firstSnapshot: Int64?
     var lastSnapshot: Int64?
 
-    private enum CodingKeys: String, CodingKey {
-      case store, createdStore, imported, scenes, firstSnapshot, lastSnapshot
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(store, forKey: .store)
-      try container.encode(createdStore, forKey: .createdStore)
-      try container.encode(imported, forKey: .imported)
-      try container.encode(scenes, forKey: .scenes)
-      try container.encode(firstSnapshot, forKey: .firstSnapshot)
-      try container.encode(lastSnapshot, forKey: .lastSnapshot)
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("store", store)
+        json.member("createdStore", createdStore)
+        json.member("imported", imported)
+        json.member("scenes", scenes)
+        json.member("firstSnapshot", firstSnapshot)
+        json.member("lastSnapshot", lastSnapshot)
+      }
     }
   }
 }

@@ -5,9 +5,11 @@ import WaypointSQLite
 /// `waypoint import-path --scene ID [--stack NAME] FILE`: a SwiftUI `NavigationPath` into a new
 /// snapshot.
 enum ImportPathCommand: WaypointCommand {
-  static let sceneOption = "--scene"
-  static let stackOption = "--stack"
-  static let file = "FILE"
+  static let scene = OptionKey<String>(
+    "--scene", value: "ID", help: "The scene to save the snapshot for.", required: true)
+  static let stack = OptionKey<String>(
+    "--stack", value: "NAME", help: "The stack to fill. Default: main.")
+  static let file = PositionalKey("FILE", help: "The JSON file to read; - reads stdin.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -21,23 +23,17 @@ enum ImportPathCommand: WaypointCommand {
           + "stack when the scene has none; older snapshots all stay. Creates the store if it "
           + "does not exist."
       ],
-      positionals: [
-        PositionalDeclaration(valueName: file, help: "The JSON file to read; - reads stdin.")
-      ],
-      options: [
-        .option(
-          sceneOption, value: "ID", help: "The scene to save the snapshot for.", required: true),
-        .option(stackOption, value: "NAME", help: "The stack to fill. Default: main."),
-      ])
+      positionals: [file.declaration],
+      options: [scene.declaration, stack.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let path = context.arguments.positional(file) ?? "-"
-    let scene = context.arguments.value(sceneOption) ?? ""
-    let stack = context.arguments.value(stackOption) ?? SceneSnapshot.mainStackName
+    let path = context[file] ?? "-"
+    let scene = try context.required(Self.scene)
+    let stack = context[Self.stack] ?? SceneSnapshot.mainStackName
     // Checked before anything is read or created: the store's own rule for scene ids.
     if let reason = SceneID.problem(with: scene) {
-      throw .data("\(sceneOption) '\(Formatting.printable(scene))': \(reason)")
+      throw .data("\(Self.scene.name) '\(Formatting.printable(scene))': \(reason)")
     }
     let limits = StoreConfiguration().limits
     let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
@@ -58,10 +54,10 @@ enum ImportPathCommand: WaypointCommand {
         base?.snapshot ?? SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1))
       snapshot.stacks[stack] = records
       snapshot.metadata.savedAt = SnapshotMetadata(routeSchemaVersion: 1).savedAt
-      let result: SaveResult?
+      let result: SaveResult
       do throws(StoreError) {
         // Nothing else is deleted: the tool says what it saved, and that is all it changes.
-        result = try store.save(snapshot, scene: scene, ifLatestIs: nil, trimsHistory: false)
+        result = try store.save(snapshot, scene: scene, trimsHistory: false)
       } catch {
         if let problem = error.underlying as? SnapshotFormatError, problem.code == .tooLarge,
           let count = problem.byteCount, let limit = problem.limit
@@ -74,12 +70,11 @@ enum ImportPathCommand: WaypointCommand {
         }
         throw CLIError(error, store: store.path)
       }
-      guard let result else { throw .data("\(context.storePath): the snapshot was not saved") }
       return (created, base, result)
     }
     let storePath = context.storePath
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         ImportPathJSON(
           store: storePath, createdStore: created, scene: scene, stack: stack,
           routes: records.count, snapshot: result.snapshotID, wrote: result.wrote,
@@ -119,7 +114,7 @@ enum ImportPathCommand: WaypointCommand {
     }
   }
 
-  private struct ImportPathJSON: Encodable {
+  private struct ImportPathJSON: JSONWritable {
     var store: String
     var createdStore: Bool
     var scene: String
@@ -130,20 +125,17 @@ enum ImportPathCommand: WaypointCommand {
     var wrote: Bool
     var basedOn: Int64?
 
-    private enum CodingKeys: String, CodingKey {
-      case store, createdStore, scene, stack, routes, snapshot, wrote, basedOn
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(store, forKey: .store)
-      try container.encode(createdStore, forKey: .createdStore)
-      try container.encode(scene, forKey: .scene)
-      try container.encode(stack, forKey: .stack)
-      try container.encode(routes, forKey: .routes)
-      try container.encode(snapshot, forKey: .snapshot)
-      try container.encode(wrote, forKey: .wrote)
-      try container.encode(basedOn, forKey: .basedOn)
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("store", store)
+        json.member("createdStore", createdStore)
+        json.member("scene", scene)
+        json.member("stack", stack)
+        json.member("routes", routes)
+        json.member("snapshot", snapshot)
+        json.member("wrote", wrote)
+        json.member("basedOn", basedOn)
+      }
     }
   }
 }

@@ -3,9 +3,17 @@ import WaypointSQLite
 
 /// `waypoint prune [--keep N] [--older-than DURATION] [--dry-run]`: deletes old snapshots.
 enum PruneCommand: WaypointCommand {
-  static let keepOption = "--keep"
-  static let olderThanOption = "--older-than"
-  static let dryRunFlag = "--dry-run"
+  static let keep = OptionKey<Int>(
+    "--keep", value: "N", help: "Keep the newest N snapshots of each scene (0 or more).",
+    parser: .count)
+  static let olderThan = OptionKey<Int>(
+    "--older-than", value: "DURATION",
+    help: "Delete the snapshots saved longer ago than DURATION: 30d, 12h, 90m or 45s.",
+    parser: .duration)
+  static let dryRun = FlagKey(
+    "--dry-run",
+    help: "Say what would be deleted, per scene, and write nothing (the store is opened "
+      + "read-only).")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -17,40 +25,17 @@ enum PruneCommand: WaypointCommand {
           + "latest snapshot, and with it what the scene restores. --dry-run lists how many "
           + "snapshots of each scene would be deleted, and writes nothing."
       ],
-      options: [
-        .option(
-          keepOption, value: "N", help: "Keep the newest N snapshots of each scene (0 or more)."),
-        .option(
-          olderThanOption, value: "DURATION",
-          help: "Delete the snapshots saved longer ago than DURATION: 30d, 12h, 90m or 45s."),
-        .flag(
-          dryRunFlag,
-          help: "Say what would be deleted, per scene, and write nothing (the store is opened "
-            + "read-only)."),
-      ])
+      options: [keep.declaration, olderThan.declaration, dryRun.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let keep = try context.arguments.value(keepOption).map { (text) throws(CLIError) in
-      guard let count = Int(text), count >= 0 else {
-        throw .usage(
-          "invalid value '\(text)' for \(keepOption): expected a whole number, 0 or more")
-      }
-      return count
-    }
-    let age = try context.arguments.value(olderThanOption).map { (text) throws(CLIError) in
-      guard let seconds = parseDuration(text) else {
-        throw .usage(
-          "invalid value '\(text)' for \(olderThanOption): expected a duration such as 30d, 12h, "
-            + "90m or 45s")
-      }
-      return seconds
-    }
+    let keep = context[Self.keep]
+    let age = context[olderThan]
     guard keep != nil || age != nil else {
-      throw .usage("give \(keepOption) N, \(olderThanOption) DURATION, or both")
+      throw .usage("give \(Self.keep.name) N, \(olderThan.name) DURATION, or both")
     }
     let cutoff = age.map { Date(timeIntervalSinceNow: -TimeInterval($0)) }
-    if context.arguments.isSet(dryRunFlag) {
+    if context[dryRun] {
       return try dryRun(context, keep: keep, cutoff: cutoff)
     }
     let store = try context.openStore(.write)
@@ -58,7 +43,7 @@ enum PruneCommand: WaypointCommand {
       try store.prune(keepingLatest: keep, olderThan: cutoff)
     }
     if context.json {
-      try context.printJSON(PruneJSON(deleted: deleted, keep: keep, savedBefore: cutoff))
+      context.printJSON(PruneJSON(deleted: deleted, keep: keep, savedBefore: cutoff))
       return .ok
     }
     var rules: [String] = []
@@ -80,7 +65,7 @@ enum PruneCommand: WaypointCommand {
     let scenes = counts.map { SceneJSON(id: $0.scene, snapshots: $0.snapshots) }
     let total = scenes.reduce(0) { $0 + $1.snapshots }
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         PruneJSON(deleted: total, keep: keep, savedBefore: cutoff, dryRun: true, scenes: scenes))
       return .ok
     }
@@ -98,33 +83,19 @@ enum PruneCommand: WaypointCommand {
     return .ok
   }
 
-  /// Seconds in `30d`, `12h`, `90m` or `45s`: a whole number and one unit, nothing else; `nil` for
-  /// anything else or more than about 100 years.
-  static func parseDuration(_ text: String) -> Int? {
-    guard let unit = text.last, text.count >= 2, text.count <= 12 else { return nil }
-    let digits = text.dropLast()
-    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else {
-      return nil
-    }
-    let scale: Int
-    switch unit {
-    case "d": scale = 86_400
-    case "h": scale = 3_600
-    case "m": scale = 60
-    case "s": scale = 1
-    default: return nil
-    }
-    let (seconds, overflow) = value.multipliedReportingOverflow(by: scale)
-    guard !overflow, seconds <= 100 * 366 * 86_400 else { return nil }
-    return seconds
-  }
-
-  private struct SceneJSON: Encodable {
+  private struct SceneJSON: JSONWritable {
     var id: String
     var snapshots: Int
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("id", id)
+        json.member("snapshots", snapshots)
+      }
+    }
   }
 
-  private struct PruneJSON: Encodable {
+  private struct PruneJSON: JSONWritable {
     var deleted: Int
     var keep: Int?
     var savedBefore: Date?
@@ -132,15 +103,14 @@ enum PruneCommand: WaypointCommand {
     /// Per scene, in a dry run only.
     var scenes: [SceneJSON]?
 
-    private enum CodingKeys: String, CodingKey { case deleted, keep, savedBefore, dryRun, scenes }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(deleted, forKey: .deleted)
-      try container.encode(keep, forKey: .keep)
-      try container.encode(savedBefore, forKey: .savedBefore)
-      try container.encode(dryRun, forKey: .dryRun)
-      try container.encodeIfPresent(scenes, forKey: .scenes)
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("deleted", deleted)
+        json.member("keep", keep)
+        json.member("savedBefore", savedBefore)
+        json.member("dryRun", dryRun)
+        if let scenes { json.member("scenes", scenes) }
+      }
     }
   }
 }

@@ -11,7 +11,8 @@ import WaypointSQLite
 /// `waypoint recover --output FILE`: copies every snapshot that can still be read from a damaged
 /// store into a new store.
 enum RecoverCommand: WaypointCommand {
-  static let outputOption = "--output"
+  static let output = OptionKey<String>(
+    "--output", value: "FILE", help: "The new store to create; it must not exist.", required: true)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -26,16 +27,12 @@ enum RecoverCommand: WaypointCommand {
           + "FILE and moved into place at the end; FILE must not exist. Exits 1 when something "
           + "could not be recovered."
       ],
-      options: [
-        .option(
-          outputOption, value: "FILE", help: "The new store to create; it must not exist.",
-          required: true)
-      ])
+      options: [output.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let source = context.storePath
-    let output = context.arguments.value(outputOption) ?? ""
+    let output = try context.required(Self.output)
     try CommandContext.checkStoreFile(source, mayBeMissing: false)
     // By the rule for files: never the damaged store (nor its -wal or -shm), never an existing
     // file (recover has no --force), built under a temporary name and moved into place at the end.
@@ -60,7 +57,7 @@ enum RecoverCommand: WaypointCommand {
       throw error
     }
     if context.json {
-      try context.printJSON(result)
+      context.printJSON(result)
     } else {
       for line in result.lines() { context.console.out(Formatting.printable(line)) }
     }
@@ -147,16 +144,31 @@ enum RecoverCommand: WaypointCommand {
     }
   }
 
-  private struct RecoverJSON: Encodable {
-    struct Snapshot: Encodable {
+  private struct RecoverJSON: JSONWritable {
+    struct Snapshot: JSONWritable {
       var id: Int64
       var scene: String?
       var reason: String
+
+      func write(to json: inout JSONStream) {
+        json.object { json in
+          json.member("id", id)
+          json.member("scene", scene)
+          json.member("reason", reason)
+        }
+      }
     }
 
-    struct Range: Encodable {
+    struct Range: JSONWritable {
       var from: Int64
       var to: Int64
+
+      func write(to json: inout JSONStream) {
+        json.object { json in
+          json.member("from", from)
+          json.member("to", to)
+        }
+      }
     }
 
     var store: String
@@ -176,6 +188,21 @@ enum RecoverCommand: WaypointCommand {
     var unreadableRanges: [Range] = []
 
     var isComplete: Bool { leftOutCount == 0 && lostCount == 0 && unreadableRanges.isEmpty }
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("store", store)
+        json.member("output", output)
+        json.member("read", read)
+        json.member("recovered", recovered)
+        json.member("scenes", scenes)
+        json.member("lost", lost)
+        json.member("lostCount", lostCount)
+        json.member("leftOut", leftOut)
+        json.member("leftOutCount", leftOutCount)
+        json.member("unreadableRanges", unreadableRanges)
+      }
+    }
 
     func lines() -> [String] {
       var lines = [

@@ -5,7 +5,9 @@ import WaypointSQLite
 /// `waypoint repair --manifest FILE [--policy POLICY] [--dry-run]`: every scene's latest snapshot,
 /// migrated and cleaned as a restore would, saved as a new version.
 enum RepairCommand: WaypointCommand {
-  static let dryRunFlag = "--dry-run"
+  static let dryRun = FlagKey(
+    "--dry-run",
+    help: "Say what would be repaired, added and deleted, and write nothing (no backup either).")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -23,24 +25,21 @@ enum RepairCommand: WaypointCommand {
           + "touched. A dry run exits 1 when something would be repaired or is unreadable."
       ],
       options: [
-        ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration,
-        .flag(
-          dryRunFlag,
-          help:
-            "Say what would be repaired, added and deleted, and write nothing (no backup either)."),
+        ManifestInput.manifest.required().declaration, ManifestInput.policy.declaration,
+        dryRun.declaration,
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    guard let manifest = try ManifestInput.manifest(context) else {
-      throw .usage("\(ManifestInput.manifestOption) is required")
+    guard let manifest = try ManifestInput.manifest(in: context) else {
+      throw .usage("\(ManifestInput.manifest.name) is required")
     }
-    let policy = try ManifestInput.policy(context)
-    let dryRun = context.arguments.isSet(dryRunFlag)
+    let policy = ManifestInput.policy(in: context)
+    let dryRun = context[Self.dryRun]
     let store = try context.openStore(dryRun ? .read : .write)
     let limits = store.configuration.limits
     let judge = { (stored: StoredSnapshot) in
-      Entry(stored, manifest: manifest, policy: policy, limits: limits)
+      Entry(ScenePrediction(stored, manifest: manifest, policy: policy, limits: limits))
     }
 
     // The store is copied whole just before the first write, and the copy is named then.
@@ -56,11 +55,17 @@ enum RepairCommand: WaypointCommand {
         context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
       }
     }
+    // One scene a line, written as it is repaired.
+    var json = JSONStream(.compact)
     if context.json {
-      context.console.out(
-        "{\"store\":\(JSONOutput.string(store.path)),"
-          + "\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),\"dryRun\":\(dryRun),\"scenes\":["
-      )
+      json.beginObject()
+      json.member("store", store.path)
+      json.member("policy", ManifestInput.name(of: policy))
+      json.member("dryRun", dryRun)
+      json.key("scenes")
+      json.beginArray()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     }
 
     // The scenes in batches, with constant memory: a batch is read, then its repairs are saved.
@@ -96,15 +101,22 @@ enum RepairCommand: WaypointCommand {
         seen += 1
         progress.update(seen)
         if context.json {
-          context.console.out((seen > 1 ? "," : "") + JSONOutput.line(entry))
+          entry.write(to: &json)
+          json.lineBreak()
+          context.console.writeOut(json.take())
         } else {
           context.console.out(entry.line(dryRun: dryRun))
         }
       }
     }
     if context.json {
-      context.console.out(
-        "],\"added\":\(added),\"deleted\":0,\"backup\":\(backup.map(JSONOutput.string) ?? "null")}")
+      json.endArray()
+      json.member("added", added)
+      json.member("deleted", 0)
+      json.member("backup", backup)
+      json.endObject()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       let counts = "\(added) added, 0 deleted"
       context.console.out(
@@ -132,9 +144,8 @@ enum RepairCommand: WaypointCommand {
       let stored = try context.store({ () throws(StoreError) in
         try store.snapshot(id: entry.snapshot)
       }),
-      let snapshot = try? SceneSnapshot(decoding: stored.document, limits: limits),
-      var repaired = Self.repaired(
-        snapshot, manifest.predict(snapshot, policy: policy, limits: limits))
+      case .success(let snapshot) = stored.decoded(limits: limits),
+      var repaired = manifest.predict(snapshot, policy: policy, limits: limits).repaired(snapshot)
     else { return nil }
     repaired.metadata.savedAt = Date()
     return try context.store { () throws(StoreError) in
@@ -143,49 +154,9 @@ enum RepairCommand: WaypointCommand {
     }?.snapshotID
   }
 
-  /// The snapshot as a restore would leave it: migrated records in place of the stored ones, dropped
-  /// routes and unknown split-view names gone, routes that need the app kept as they are. `nil` when
-  /// nothing would change.
-  static func repaired(_ snapshot: SceneSnapshot, _ validation: RestorePrediction) -> SceneSnapshot?
-  {
-    var fates: [RouteLocation: RouteFate] = [:]
-    for entry in validation.entries { fates[entry.location] = entry.fate }
-    let changes = fates.values.contains { fate in
-      switch fate {
-      case .kept, .undetermined: false
-      case .migrated, .dropped: true
-      }
-    }
-    guard changes else { return nil }
-    func keep(_ record: RouteRecord?, at location: RouteLocation) -> RouteRecord? {
-      guard let record else { return nil }
-      switch fates[location] {
-      case .migrated(let current)?: return current
-      case .dropped?: return nil
-      case .kept?, .undetermined?, nil: return record
-      }
-    }
-    var repaired = snapshot
-    for (name, records) in snapshot.stacks {
-      repaired.stacks[name] = records.enumerated().compactMap { index, record in
-        keep(record, at: .stack(name, index: index))
-      }
-    }
-    repaired.selectedTab = keep(snapshot.selectedTab, at: .selectedTab)
-    repaired.sheet = keep(snapshot.sheet, at: .sheet)
-    if var split = snapshot.split {
-      split.sidebarSelection = keep(split.sidebarSelection, at: .sidebarSelection)
-      split.contentSelection = keep(split.contentSelection, at: .contentSelection)
-      if case .dropped? = fates[.columnVisibility] { split.columnVisibility = .automatic }
-      if case .dropped? = fates[.preferredCompactColumn] { split.preferredCompactColumn = nil }
-      repaired.split = split
-    }
-    return repaired
-  }
-
   /// What repair does with one scene's latest snapshot.
-  struct Entry: Encodable {
-    enum Action: String, Encodable {
+  struct Entry {
+    enum Action: String {
       case repair, unchanged, newerVersion, unreadable
       /// The app restores the root: a crash loop, or nothing in the snapshot can be kept. Left as it
       /// is, so that the app keeps it aside (quarantined) for a later repair.
@@ -197,33 +168,26 @@ enum RepairCommand: WaypointCommand {
     var action: Action
     var migrated = 0
     var dropped = 0
-    var needsApp = 0
+    var undetermined = 0
     var repairedAs: Int64?
     /// Snapshots the repair of this scene adds (or, in a dry run, would add): 1 or 0.
     var added = 0
     /// Snapshots it deletes: always 0, as repair keeps the history.
     var deleted = 0
 
-    init(
-      _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
-      limits: InputLimits
-    ) {
-      scene = stored.info.scene
-      snapshot = stored.info.id
-      if stored.info.quarantine?.kind == .crashLoop
-        || stored.info.unconfirmedRestores >= Self.crashLoopThreshold
-      {
+    /// What repair does with the scene, from the one judgement of it that `validate` prints too.
+    init(_ prediction: ScenePrediction) {
+      scene = prediction.scene
+      snapshot = prediction.snapshot
+      if prediction.crashLoop != nil {
         action = .crashLoop
         return
       }
-      guard !stored.document.isEmpty || stored.info.byteCount == 0,
-        let decoded = try? SceneSnapshot(decoding: stored.document, limits: limits)
-      else {
+      guard let decoded = prediction.decoded, let predicted = prediction.prediction else {
         action = .unreadable
         return
       }
-      let validation = manifest.predict(decoded, policy: policy, limits: limits)
-      let newer = validation.report.dropped.contains { item in
+      let newer = predicted.report.dropped.contains { item in
         switch item.reason.code {
         case .newerRouteSchema, .newerRouteVersion: true
         default: false
@@ -233,35 +197,27 @@ enum RepairCommand: WaypointCommand {
         action = .newerVersion
         return
       }
-      for entry in validation.entries {
-        switch entry.fate {
-        case .kept: break
-        case .migrated: migrated += 1
-        case .dropped: dropped += 1
-        case .undetermined: needsApp += 1
-        }
-      }
-      if validation.report.outcome == .root {
+      migrated = prediction.migrated
+      dropped = prediction.dropped.count
+      undetermined = prediction.undetermined.count
+      if predicted.report.outcome == .root {
         action = .nothingToKeep
         return
       }
-      action = RepairCommand.repaired(decoded, validation) == nil ? .unchanged : .repair
+      action = predicted.repaired(decoded) == nil ? .unchanged : .repair
     }
-
-    /// The crash-loop guard's default threshold: a snapshot with this many unconfirmed restores is
-    /// one the app will not restore.
-    static let crashLoopThreshold = StoreConfiguration().crashLoopThreshold
 
     func line(dryRun: Bool) -> String {
       let head = "scene \(Formatting.printable(scene)), snapshot \(snapshot): "
-      let counts = "\(migrated) migrated, \(dropped) dropped, \(needsApp) need the app"
+      let counts = "\(migrated) migrated, \(dropped) dropped, \(undetermined) need the app"
       switch action {
       case .repair:
         if let repairedAs { return head + "repaired as snapshot \(repairedAs) (\(counts))" }
         guard dryRun else { return head + "not repaired (changed meanwhile) (\(counts))" }
         return head + "would be repaired (\(counts)): \(added) added, \(deleted) deleted"
       case .unchanged:
-        return head + "nothing to repair" + (needsApp > 0 ? " (\(needsApp) need the app)" : "")
+        return head + "nothing to repair"
+          + (undetermined > 0 ? " (\(undetermined) need the app)" : "")
       case .newerVersion: return head + "left alone: written by a newer version of the app"
       case .unreadable: return head + "left alone: unreadable"
       case .crashLoop:
@@ -270,6 +226,23 @@ enum RepairCommand: WaypointCommand {
         return head
           + "left alone: nothing in it can be kept (the app restores the root and keeps it aside)"
       }
+    }
+  }
+}
+
+extension RepairCommand.Entry: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scene", scene)
+      json.member("snapshot", snapshot)
+      json.member("action", action.rawValue)
+      json.member("migrated", migrated)
+      json.member("dropped", dropped)
+      json.member("undetermined", undetermined)
+      // Present only when the snapshot was saved repaired.
+      if let repairedAs { json.member("repairedAs", repairedAs) }
+      json.member("added", added)
+      json.member("deleted", deleted)
     }
   }
 }

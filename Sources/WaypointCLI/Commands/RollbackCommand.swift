@@ -4,8 +4,11 @@ import WaypointSQLite
 
 /// `waypoint rollback SCENE --to SNAPSHOT_ID`: an earlier snapshot becomes the scene's latest again.
 enum RollbackCommand: WaypointCommand {
-  static let scene = "SCENE"
-  static let toOption = "--to"
+  static let scene = PositionalKey("SCENE", help: "The scene's id, as 'waypoint scenes' lists it.")
+  static let to = OptionKey<Int64>(
+    "--to", value: "SNAPSHOT_ID",
+    help: "The snapshot to roll back to, as 'waypoint history' lists it.",
+    required: true, parser: .snapshotID)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -15,20 +18,12 @@ enum RollbackCommand: WaypointCommand {
         "The snapshots in between stay in the history, every one of them: the copy is added and "
           + "nothing is deleted. The copy is stamped now and is not quarantined."
       ],
-      positionals: [
-        PositionalDeclaration(
-          valueName: scene, help: "The scene's id, as 'waypoint scenes' lists it.")
-      ],
-      options: [
-        .option(
-          toOption, value: "SNAPSHOT_ID",
-          help: "The snapshot to roll back to, as 'waypoint history' lists it.", required: true)
-      ])
+      positionals: [scene.declaration], options: [to.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let id = context.arguments.positional(scene) ?? ""
-    let target = try SnapshotID.parse(context.arguments.value(toOption) ?? "", option: toOption)
+    let id = context[scene] ?? ""
+    let target = try context.required(to)
     let store = try context.openStore(.write)
     let before = try context.store { () throws(StoreError) in try store.history(scene: id) }
     guard let previous = before.first else {
@@ -47,7 +42,7 @@ enum RollbackCommand: WaypointCommand {
     }
     let wrote = latest != previous.id
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         RollbackJSON(scene: id, rolledBackTo: target, latestSnapshot: latest, wrote: wrote))
     } else if wrote {
       context.console.out(
@@ -61,11 +56,20 @@ enum RollbackCommand: WaypointCommand {
     return .ok
   }
 
-  private struct RollbackJSON: Encodable {
+  private struct RollbackJSON: JSONWritable {
     var scene: String
     var rolledBackTo: Int64
     /// The scene's latest snapshot afterwards: the copy, or the latest one when it was equal.
     var latestSnapshot: Int64
     var wrote: Bool
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("scene", scene)
+        json.member("rolledBackTo", rolledBackTo)
+        json.member("latestSnapshot", latestSnapshot)
+        json.member("wrote", wrote)
+      }
+    }
   }
 }

@@ -13,7 +13,7 @@ enum ScenesCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let scenes = try context.store { () throws(StoreError) in try store.scenes() }
     if context.json {
-      try context.printJSON(["scenes": scenes.map(SceneJSON.init)])
+      context.printJSON(["scenes": scenes.map(SceneJSON.init)])
       return .ok
     }
     guard !scenes.isEmpty else {
@@ -47,7 +47,7 @@ enum ScenesCommand: WaypointCommand {
   }
 
   /// One scene in JSON output.
-  struct SceneJSON: Encodable {
+  struct SceneJSON: JSONWritable {
     var id: String
     var latest: SnapshotInfoJSON
     var snapshots: Int
@@ -60,6 +60,16 @@ enum ScenesCommand: WaypointCommand {
       snapshots = summary.snapshotCount
       quarantined = summary.quarantinedCount
       stackDepths = summary.stackDepths
+    }
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("id", id)
+        json.member("latest", latest)
+        json.member("snapshots", snapshots)
+        json.member("quarantined", quarantined)
+        json.member("stackDepths", stackDepths)
+      }
     }
   }
 }

@@ -4,8 +4,10 @@ import WaypointSQLite
 
 /// `waypoint show SCENE [--snapshot ID]`: a scene's snapshot drawn as a tree.
 enum ShowCommand: WaypointCommand {
-  static let scene = "SCENE"
-  static let snapshotOption = "--snapshot"
+  static let scene = PositionalKey("SCENE", help: "The scene's id, as 'waypoint scenes' lists it.")
+  static let snapshot = OptionKey<Int64>(
+    "--snapshot", value: "ID", help: "Show this snapshot of the scene instead of its latest one.",
+    parser: .snapshotID)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -19,28 +21,19 @@ enum ShowCommand: WaypointCommand {
         "With --manifest, each route is marked as a restore under that manifest would treat it: "
           + "kept, migrated (to what), dropped (and why), or needing the app.",
       ],
-      positionals: [
-        PositionalDeclaration(
-          valueName: scene, help: "The scene's id, as 'waypoint scenes' lists it.")
-      ],
+      positionals: [scene.declaration],
       options: [
-        .option(
-          snapshotOption, value: "ID",
-          help: "Show this snapshot of the scene instead of its latest one."),
-        ManifestInput.manifestDeclaration(required: false),
-        ManifestInput.policyDeclaration,
+        snapshot.declaration, ManifestInput.manifest.declaration, ManifestInput.policy.declaration,
       ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let id = context.arguments.positional(scene) ?? ""
-    let requested = try context.arguments.value(snapshotOption).map {
-      (text) throws(CLIError) in try SnapshotID.parse(text, option: snapshotOption)
-    }
-    let manifest = try ManifestInput.manifest(context)
-    let policy = try ManifestInput.policy(context)
-    if manifest == nil && context.arguments.value(ManifestInput.policyOption) != nil {
-      throw .usage("\(ManifestInput.policyOption) goes with \(ManifestInput.manifestOption)")
+    let id = context[scene] ?? ""
+    let requested = context[snapshot]
+    let manifest = try ManifestInput.manifest(in: context)
+    let policy = ManifestInput.policy(in: context)
+    if manifest == nil && context[ManifestInput.policy] != nil {
+      throw .usage("\(ManifestInput.policy.name) goes with \(ManifestInput.manifest.name)")
     }
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(
@@ -50,13 +43,15 @@ enum ShowCommand: WaypointCommand {
     var fates: [RouteLocation: RouteFate] = [:]
     for entry in validation?.entries ?? [] { fates[entry.location] = entry.fate }
     if context.json {
-      try context.printJSON(
+      context.printJSON(
         ShowJSON(loaded: loaded, fates: validation.map { _ in fates }, report: validation?.report))
       return .ok
     }
     var sceneTree = SceneTree(style: context.style)
     if validation != nil {
-      sceneTree.annotate = { location, _ in fates[location].map { "[\($0.note)]" } }
+      sceneTree.annotate = { location, _ in
+        fates[location].map { "[\(Formatting.printable($0.description))]" }
+      }
     }
     let tree = sceneTree.tree(loaded.snapshot, info: loaded.info, isLatest: loaded.isLatest)
     for line in tree.render() { context.console.out(line) }
@@ -66,86 +61,88 @@ enum ShowCommand: WaypointCommand {
           + validation.report.outcome.rawValue)
       for entry in validation.entries where entry.tag == nil {
         if case .dropped(let reason) = entry.fate {
-          context.console.out("  \(entry.location): \(reason)")
+          context.console.out("  \(entry.location): \(Formatting.printable(reason.description))")
         }
       }
     }
     return .ok
   }
 
-  private struct ShowJSON: Encodable {
+  private struct ShowJSON: JSONWritable {
     var loaded: SceneLoader.Loaded
     /// Each route's fate under `--manifest`, when given.
     var fates: [RouteLocation: RouteFate]?
     var report: RestoreReport?
 
-    private enum CodingKeys: String, CodingKey {
-      case scene, snapshot, isLatest, stacks, selectedTab, split, sheet, manifest
-    }
-
-    private struct FateJSON: Encodable {
-      var location: String
-      var fate: String
-      var note: String
-    }
-
-    private struct ManifestJSON: Encodable {
-      var outcome: String
-      var routes: [FateJSON]
-    }
-
-    func encode(to encoder: any Encoder) throws {
+    func write(to json: inout JSONStream) {
       let snapshot = loaded.snapshot
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(loaded.info.scene, forKey: .scene)
-      try container.encode(SnapshotInfoJSON(info: loaded.info), forKey: .snapshot)
-      try container.encode(loaded.isLatest, forKey: .isLatest)
-      try container.encode(
-        snapshot.stacks.keys.sorted().map {
-          StackJSON(name: $0, routes: (snapshot.stacks[$0] ?? []).map(RouteJSON.init))
-        }, forKey: .stacks)
-      try container.encode(snapshot.selectedTab.map(RouteJSON.init), forKey: .selectedTab)
-      try container.encode(snapshot.split.map(SplitJSON.init), forKey: .split)
-      try container.encode(snapshot.sheet.map(RouteJSON.init), forKey: .sheet)
-      if let fates, let report {
+      json.object { json in
+        json.member("scene", loaded.info.scene)
+        json.member("snapshot", SnapshotInfoJSON(info: loaded.info))
+        json.member("isLatest", loaded.isLatest)
+        json.member(
+          "stacks",
+          snapshot.stacks.keys.sorted().map {
+            StackJSON(name: $0, routes: (snapshot.stacks[$0] ?? []).map(RouteJSON.init))
+          })
+        json.member("selectedTab", snapshot.selectedTab.map(RouteJSON.init))
+        json.member("split", snapshot.split.map(SplitJSON.init))
+        json.member("sheet", snapshot.sheet.map(RouteJSON.init))
+        guard let fates, let report else { return }
         var routes = snapshot.routes.map { location, _ in
-          let fate = fates[location] ?? .kept
-          return FateJSON(location: location.description, fate: fate.word, note: fate.note)
+          FateJSON(location: location, fate: fates[location] ?? .kept)
         }
         // Split-view names a restore replaces.
         for location in [RouteLocation.columnVisibility, .preferredCompactColumn] {
-          if let fate = fates[location] {
-            routes.append(
-              FateJSON(location: location.description, fate: fate.word, note: fate.note))
-          }
+          if let fate = fates[location] { routes.append(FateJSON(location: location, fate: fate)) }
         }
-        try container.encode(
-          ManifestJSON(outcome: report.outcome.rawValue, routes: routes), forKey: .manifest)
+        json.key("manifest")
+        json.object { json in
+          json.member("outcome", report.outcome.rawValue)
+          json.member("routes", routes)
+        }
       }
     }
   }
 
-  private struct StackJSON: Encodable {
+  private struct FateJSON: JSONWritable {
+    var location: RouteLocation
+    var fate: RouteFate
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("location", location.description)
+        json.member("fate", fate.word)
+        json.member("note", fate.description)
+      }
+    }
+  }
+
+  private struct StackJSON: JSONWritable {
     var name: String
     /// Root first.
     var routes: [RouteJSON]
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("name", name)
+        json.member("routes", routes)
+      }
+    }
   }
 
-  private struct SplitJSON: Encodable {
+  private struct SplitJSON: JSONWritable {
     var split: SplitViewSnapshot
 
     init(_ split: SplitViewSnapshot) { self.split = split }
 
-    private enum CodingKeys: String, CodingKey {
-      case columnVisibility, preferredCompactColumn, sidebarSelection, contentSelection
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(split.columnVisibility.rawValue, forKey: .columnVisibility)
-      try container.encode(split.preferredCompactColumn?.rawValue, forKey: .preferredCompactColumn)
-      try container.encode(split.sidebarSelection.map(RouteJSON.init), forKey: .sidebarSelection)
-      try container.encode(split.contentSelection.map(RouteJSON.init), forKey: .contentSelection)
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("columnVisibility", split.columnVisibility.rawValue)
+        json.member("preferredCompactColumn", split.preferredCompactColumn?.rawValue)
+        json.member("sidebarSelection", split.sidebarSelection.map(RouteJSON.init))
+        json.member("contentSelection", split.contentSelection.map(RouteJSON.init))
+      }
     }
   }
 }

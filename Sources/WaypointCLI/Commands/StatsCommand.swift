@@ -49,22 +49,30 @@ enum StatsCommand: WaypointCommand {
     let report = StatsJSON(
       statistics: statistics, unreadableDocuments: unreadable, tags: rows)
     if context.json {
-      try context.printJSON(report)
+      context.printJSON(report)
     } else {
       for line in report.lines(context.style) { context.console.out(line) }
     }
     return .ok
   }
 
-  private struct TagJSON: Encodable {
+  private struct TagJSON: JSONWritable {
     var tag: String
     /// Routes with this tag in every snapshot.
     var routes: Int
     /// Routes with this tag in the scenes' latest snapshots.
     var inLatest: Int
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("tag", tag)
+        json.member("routes", routes)
+        json.member("inLatest", inLatest)
+      }
+    }
   }
 
-  private struct StatsJSON: Encodable {
+  private struct StatsJSON: JSONWritable {
     var statistics: StoreStatistics
     var unreadableDocuments: Int
     var tags: [TagJSON]
@@ -97,22 +105,18 @@ enum StatsCommand: WaypointCommand {
       return lines + [""] + table.render(style)
     }
 
-    private enum CodingKeys: String, CodingKey {
-      case scenes, snapshots, quarantined, documentBytes, fileBytes, oldest, newest
-      case unreadableDocuments, tags
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(statistics.sceneCount, forKey: .scenes)
-      try container.encode(statistics.snapshotCount, forKey: .snapshots)
-      try container.encode(statistics.quarantinedCount, forKey: .quarantined)
-      try container.encode(statistics.documentBytes, forKey: .documentBytes)
-      try container.encode(statistics.fileBytes, forKey: .fileBytes)
-      try container.encode(statistics.oldest, forKey: .oldest)
-      try container.encode(statistics.newest, forKey: .newest)
-      try container.encode(unreadableDocuments, forKey: .unreadableDocuments)
-      try container.encode(tags, forKey: .tags)
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("scenes", statistics.sceneCount)
+        json.member("snapshots", statistics.snapshotCount)
+        json.member("quarantined", statistics.quarantinedCount)
+        json.member("documentBytes", statistics.documentBytes)
+        json.member("fileBytes", statistics.fileBytes)
+        json.member("oldest", statistics.oldest)
+        json.member("newest", statistics.newest)
+        json.member("unreadableDocuments", unreadableDocuments)
+        json.member("tags", tags)
+      }
     }
   }
 }

@@ -18,23 +18,32 @@ enum ValidateCommand: WaypointCommand {
           + "listed, not judged. The app's validators do not run. Streams over the store with "
           + "constant memory. Exits 1 when a restore would drop something."
       ],
-      options: [ManifestInput.manifestDeclaration(required: true), ManifestInput.policyDeclaration])
+      options: [
+        ManifestInput.manifest.required().declaration, ManifestInput.policy.declaration,
+      ])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    guard let manifest = try ManifestInput.manifest(context) else {
-      throw .usage("\(ManifestInput.manifestOption) is required")
+    guard let manifest = try ManifestInput.manifest(in: context) else {
+      throw .usage("\(ManifestInput.manifest.name) is required")
     }
-    let policy = try ManifestInput.policy(context)
+    let policy = ManifestInput.policy(in: context)
     let store = try context.openStore(.read)
-    let manifestName = InputFile.name(context.arguments.value(ManifestInput.manifestOption) ?? "")
+    let manifestName = InputFile.name(context[ManifestInput.manifest] ?? "")
     var summary = Summary()
     let progress = Progress(console: context.console, label: "validating \(store.path)")
     defer { progress.finish() }
+    // One scene a line, written as it is judged.
+    var json = JSONStream(.compact)
     if context.json {
-      context.console.out(
-        "{\"store\":\(JSONOutput.string(store.path)),\"manifest\":\(JSONOutput.string(manifestName)),"
-          + "\"policy\":\(JSONOutput.string(ManifestInput.name(of: policy))),\"scenes\":[")
+      json.beginObject()
+      json.member("store", store.path)
+      json.member("manifest", manifestName)
+      json.member("policy", ManifestInput.name(of: policy))
+      json.key("scenes")
+      json.beginArray()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       context.console.out(
         "Validating \(Formatting.printable(store.path)) against \(Formatting.printable(manifestName)) "
@@ -42,20 +51,26 @@ enum ValidateCommand: WaypointCommand {
     }
     try context.store { () throws(StoreError) in
       try store.forEachLatestSnapshot { stored in
-        let verdict = SceneVerdict(
+        let prediction = ScenePrediction(
           stored, manifest: manifest, policy: policy, limits: store.configuration.limits)
-        summary.add(verdict)
+        summary.add(prediction)
         progress.update(summary.scenes)
         if context.json {
-          context.console.out((summary.scenes > 1 ? "," : "") + JSONOutput.line(verdict))
+          prediction.write(to: &json)
+          json.lineBreak()
+          context.console.writeOut(json.take())
         } else {
-          for line in verdict.lines(context.style) { context.console.out(line) }
+          for line in lines(prediction, context.style) { context.console.out(line) }
         }
         return true
       }
     }
     if context.json {
-      context.console.out("],\"summary\":\(JSONOutput.line(summary))}")
+      json.endArray()
+      json.member("summary", summary)
+      json.endObject()
+      json.lineBreak()
+      context.console.writeOut(json.take())
     } else {
       context.console.out(summary.line)
     }
@@ -63,96 +78,39 @@ enum ValidateCommand: WaypointCommand {
       ? .problemsFound : .ok
   }
 
-  /// The verdict on one scene's latest snapshot.
-  struct SceneVerdict: Encodable {
-    struct Item: Encodable {
-      var location: String
-      var tag: String?
-      var reason: String
+  /// The scene's prediction in text: a head line, then one line per dropped or undetermined route.
+  static func lines(_ prediction: ScenePrediction, _ style: Style) -> [String] {
+    let text = Formatting.printable
+    var head = "scene \(text(prediction.scene)), snapshot \(prediction.snapshot): "
+    if let unreadable = prediction.unreadable {
+      return [head + style.red("unreadable: \(text(unreadable))")]
     }
-
-    var scene: String
-    var snapshot: Int64
-    var outcome: String
-    var kept = 0
-    var migrated = 0
-    var dropped: [Item] = []
-    var undetermined: [Item] = []
-    var unreadable: String?
-    /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
-    var crashLoop: String?
-
-    init(
-      _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
-      limits: InputLimits
-    ) {
-      scene = stored.info.scene
-      snapshot = stored.info.id
-      let unconfirmed = stored.info.unconfirmedRestores
-      if stored.info.quarantine?.kind == .crashLoop {
-        crashLoop = stored.info.quarantine?.detail
-      } else if unconfirmed >= RepairCommand.Entry.crashLoopThreshold {
-        crashLoop =
-          "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
-      }
-      if stored.document.isEmpty && stored.info.byteCount > 0 {
-        // The store did not read a document over the limit: nothing to validate.
-        unreadable =
-          SnapshotFormatError.tooLarge(
-            byteCount: stored.info.byteCount, limit: limits.maxDocumentBytes
-          )
-          .description
-        outcome = RestoreReport.Outcome.root.rawValue
-        return
-      }
-      let validation = manifest.predict(encoded: stored.document, policy: policy, limits: limits)
-      outcome = validation.report.outcome.rawValue
-      for entry in validation.entries {
-        let location = entry.location.description
-        switch entry.fate {
-        case .kept: kept += 1
-        case .migrated: migrated += 1
-        case .dropped(let reason):
-          if reason.code == .unreadableSnapshot, let error = reason.formatError, unreadable == nil {
-            unreadable = error.description
-          }
-          if unreadable == nil {
-            dropped.append(Item(location: location, tag: entry.tag, reason: reason.description))
-          }
-        case .undetermined(let why):
-          undetermined.append(Item(location: location, tag: entry.tag, reason: why))
-        }
-      }
+    if let crashLoop = prediction.crashLoop {
+      return [head + style.red("root, a crash loop: \(text(crashLoop))")]
     }
-
-    func lines(_ style: Style) -> [String] {
-      let text = Formatting.printable
-      var head = "scene \(text(scene)), snapshot \(snapshot): "
-      if let unreadable {
-        return [head + style.red("unreadable: \(text(unreadable))")]
-      }
-      if let crashLoop {
-        return [head + style.red("root, a crash loop: \(text(crashLoop))")]
-      }
-      var counts = ["\(kept) kept", "\(migrated) migrated", "\(dropped.count) dropped"]
-      if !undetermined.isEmpty { counts.append("\(undetermined.count) need the app") }
-      head += "\(outcome), " + counts.joined(separator: ", ")
-      var lines = [dropped.isEmpty ? head : style.bold(head)]
-      for item in dropped {
-        lines.append(
-          "  " + style.red("dropped")
-            + " \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))")
-      }
-      for item in undetermined {
-        lines.append(
-          "  needs the app: \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))"
-        )
-      }
-      return lines
+    var counts = [
+      "\(prediction.kept) kept", "\(prediction.migrated) migrated",
+      "\(prediction.dropped.count) dropped",
+    ]
+    if !prediction.undetermined.isEmpty {
+      counts.append("\(prediction.undetermined.count) need the app")
     }
+    head += "\(prediction.outcome), " + counts.joined(separator: ", ")
+    var lines = [prediction.dropped.isEmpty ? head : style.bold(head)]
+    for item in prediction.dropped {
+      lines.append(
+        "  " + style.red("dropped")
+          + " \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))")
+    }
+    for item in prediction.undetermined {
+      lines.append(
+        "  needs the app: \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))"
+      )
+    }
+    return lines
   }
 
-  struct Summary: Encodable {
+  struct Summary {
     var scenes = 0
     var restored = 0
     var partial = 0
@@ -160,21 +118,21 @@ enum ValidateCommand: WaypointCommand {
     var unreadable = 0
     var crashLoops = 0
     var dropped = 0
-    var needsApp = 0
+    var undetermined = 0
 
-    mutating func add(_ verdict: SceneVerdict) {
+    mutating func add(_ scene: ScenePrediction) {
       scenes += 1
-      dropped += verdict.dropped.count
-      needsApp += verdict.undetermined.count
-      if verdict.unreadable != nil {
+      dropped += scene.dropped.count
+      undetermined += scene.undetermined.count
+      if scene.unreadable != nil {
         unreadable += 1
         return
       }
-      if verdict.crashLoop != nil {
+      if scene.crashLoop != nil {
         crashLoops += 1
         return
       }
-      switch verdict.outcome {
+      switch scene.outcome {
       case RestoreReport.Outcome.restored.rawValue: restored += 1
       case RestoreReport.Outcome.partial.rawValue: partial += 1
       default: root += 1
@@ -185,7 +143,49 @@ enum ValidateCommand: WaypointCommand {
       "\(scenes) scene\(scenes == 1 ? "" : "s"): \(restored) restore whole, \(partial) partly, "
         + "\(root) to the root, \(unreadable) unreadable, \(crashLoops) crash loop\(crashLoops == 1 ? "" : "s"); "
         + "\(dropped) route\(dropped == 1 ? "" : "s") "
-        + "dropped, \(needsApp) need the app."
+        + "dropped, \(undetermined) need the app."
+    }
+  }
+}
+
+extension ScenePrediction: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scene", scene)
+      json.member("snapshot", snapshot)
+      json.member("outcome", outcome)
+      json.member("kept", kept)
+      json.member("migrated", migrated)
+      json.member("dropped", dropped)
+      json.member("undetermined", undetermined)
+      // Present only when they apply.
+      if let unreadable { json.member("unreadable", unreadable) }
+      if let crashLoop { json.member("crashLoop", crashLoop) }
+    }
+  }
+}
+
+extension ScenePrediction.Item: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("location", location)
+      json.member("tag", tag)
+      json.member("reason", reason)
+    }
+  }
+}
+
+extension ValidateCommand.Summary: JSONWritable {
+  func write(to json: inout JSONStream) {
+    json.object { json in
+      json.member("scenes", scenes)
+      json.member("restored", restored)
+      json.member("partial", partial)
+      json.member("root", root)
+      json.member("unreadable", unreadable)
+      json.member("crashLoops", crashLoops)
+      json.member("dropped", dropped)
+      json.member("undetermined", undetermined)
     }
   }
 }

@@ -5,8 +5,8 @@ import WaypointSQLite
 /// to top, the split view's columns with their selections and visibility, and the sheet.
 struct SceneTree {
   var style: Style
-  /// A note after a route, or `nil`. `show --manifest` will say here whether a restore keeps,
-  /// migrates or drops it.
+  /// A note after a route, or `nil` (the default): `show --manifest` notes there whether a restore
+  /// keeps, migrates or drops it.
   var annotate: (RouteLocation, RouteRecord) -> String? = { _, _ in nil }
 
   /// The tree of `snapshot`, stored as `info`.

@@ -13,6 +13,8 @@ struct OptionDeclaration: Hashable, Sendable {
   var isRepeatable = false
   /// Whether the command refuses to run without it.
   var isRequired = false
+  /// The values it accepts, checked by the parser; `nil` for any text (and for a flag).
+  var format: ValueFormat?
 
   /// A flag: present or absent, no value.
   static func flag(_ name: String, short: String? = nil, help: String) -> Self {
@@ -70,23 +72,20 @@ struct ToolDeclaration: Hashable, Sendable {
 
   /// The global options that apply to `command` (`--db` only to commands that use a store).
   func globalOptions(for command: CommandDeclaration?) -> [OptionDeclaration] {
-    globalOptions.filter { $0.name != GlobalOption.db || command?.usesStore ?? true }
+    globalOptions.filter { $0.name != GlobalOption.db.name || command?.usesStore ?? true }
   }
 }
 
-/// The names of the global options, which the parser and the commands share.
+/// The global options, which the parser and the commands share.
 enum GlobalOption {
-  static let db = "--db"
-  static let json = "--json"
-  static let help = "--help"
-  static let version = "--version"
+  static let db = OptionKey<String>(
+    "--db", value: "PATH",
+    help: "The store file. Default: $WAYPOINT_DB, else waypoint.sqlite in the current directory.")
+  static let json = FlagKey("--json", help: "Print one JSON document on stdout instead of text.")
+  static let help = FlagKey("--help", short: "-h", help: "Show help for the tool or for a command.")
+  static let version = FlagKey("--version", help: "Show the version.")
 
   static let declarations: [OptionDeclaration] = [
-    .option(
-      db, value: "PATH",
-      help: "The store file. Default: $WAYPOINT_DB, else waypoint.sqlite in the current directory."),
-    .flag(json, help: "Print one JSON document on stdout instead of text."),
-    .flag(help, short: "-h", help: "Show help for the tool or for a command."),
-    .flag(version, help: "Show the version."),
+    db.declaration, json.declaration, help.declaration, version.declaration,
   ]
 }

@@ -4,7 +4,8 @@
 /// follow it, in any order. Options take their value as `--name VALUE` or `--name=VALUE`; `--`
 /// ends the options. `--help` (or `-h`) anywhere before `--` wins over every other problem, so that
 /// a user who typed something wrong can still ask for help. Everything else that is not what the
-/// tables declare is a ``UsageError``.
+/// tables declare is a ``UsageError``, a value its option's ``ValueFormat`` refuses included (the
+/// same message for every command: `invalid value 'V' for --name: expected …`).
 struct ArgumentParser: Sendable {
   let tool: ToolDeclaration
 
@@ -17,9 +18,9 @@ struct ArgumentParser: Sendable {
       if !state.optionsEnded, token == "--" {
         state.optionsEnded = true
       } else if !state.optionsEnded, token.hasPrefix("-"), token != "-" {
-        if token == GlobalOption.help || token == "-h" {
+        if token == GlobalOption.help.name || token == "-h" {
           state.asksHelp = true
-        } else if token == GlobalOption.version {
+        } else if token == GlobalOption.version.name {
           state.asksVersion = true
         } else {
           do {
@@ -73,7 +74,7 @@ struct ArgumentParser: Sendable {
     let inline = parts.count > 1 ? String(parts[1]) : nil
     let candidates = (command?.options ?? []) + tool.globalOptions(for: command)
     guard let option = candidates.first(where: { $0.name == name || $0.shortName == name }) else {
-      if name == GlobalOption.db, let command, !command.usesStore {
+      if name == GlobalOption.db.name, let command, !command.usesStore {
         throw UsageError(
           message: "'\(command.name)' does not use a store: \(name) does not apply",
           command: command.name)
@@ -100,6 +101,9 @@ struct ArgumentParser: Sendable {
     } else {
       throw UsageError(
         message: "missing value for \(option.name) (\(valueName))", command: command?.name)
+    }
+    if let format = option.format, !format.accepts(value) {
+      throw UsageError(message: format.refusal(of: value, for: option.name), command: command?.name)
     }
     if state.parsed.optionValues[option.name] != nil, !option.isRepeatable {
       throw UsageError(message: "\(option.name) given more than once", command: command?.name)

@@ -7,9 +7,10 @@ struct CommandContext {
   enum StoreMode {
     /// Read-only: the file must exist and is never written (`scenes`, `show`, `export`, …).
     case read
-    /// Read-write: the file must exist (`rollback`, `discard`, `prune`).
+    /// Read-write: the file must exist (`rollback`, `discard`, `prune`, `repair`).
     case write
-    /// Read-write, creating the store when the file does not exist (`import`, `import-path`).
+    /// Read-write on whatever stands at the path, which may be missing (`import`, `import-path`,
+    /// through ``creatingStore(_:)``, which builds a missing store with ``build`` instead).
     case create
     /// Read-write, building a new store in the empty file this command has just created under a
     /// temporary name (``creatingStore(_:)``): the one empty file that is made into a store.
@@ -21,20 +22,49 @@ struct CommandContext {
   let console: Console
 
   /// Whether `--json` was given.
-  var json: Bool { arguments.isSet(GlobalOption.json) }
+  var json: Bool { self[GlobalOption.json] }
+
+  /// The option's value, converted by its key (the parser has refused values it cannot convert);
+  /// `nil` when the option was not given. For a repeatable option, the last value.
+  subscript<Value>(key: OptionKey<Value>) -> Value? {
+    arguments.value(key.name).flatMap(key.value)
+  }
+
+  /// The value of an option the command's table declares required, which the parser has made
+  /// sure of.
+  ///
+  /// - Throws: the parser's usage error (exit 64), should the command read an option its table
+  ///   does not require.
+  func required<Value>(_ key: OptionKey<Value>) throws(CLIError) -> Value {
+    guard let value = self[key] else {
+      throw .usage("missing \(key.name) \(key.declaration.valueName ?? "")")
+    }
+    return value
+  }
+
+  /// Whether the flag was given.
+  subscript(key: FlagKey) -> Bool { arguments.isSet(key.name) }
+
+  /// The positional's value, or `nil` when it was not given.
+  subscript(key: PositionalKey) -> String? { arguments.positional(key.declaration.valueName) }
+
+  /// Every value of a repeatable positional, in the order given.
+  func values(_ key: PositionalKey) -> [String] {
+    arguments.positionalValues(key.declaration.valueName)
+  }
 
   /// Colours for text on stdout.
   var style: Style { Style(for: console) }
 
   /// The store's path: `--db`, else `$WAYPOINT_DB`, else `waypoint.sqlite` in the current directory.
   var storePath: String {
-    if let path = arguments.value(GlobalOption.db) { return path }
+    if let path = self[GlobalOption.db] { return path }
     if let path = console.environment["WAYPOINT_DB"], !path.isEmpty { return path }
     return "waypoint.sqlite"
   }
 
-  /// Opens the store for the command (or the one at `path`). Never recovers a corrupt file: a tool must not move a
-  /// user's file aside.
+  /// Opens the store for the command (or the one at `path`). Never recovers a corrupt file: a tool
+  /// must not move a user's file aside.
   ///
   /// - Throws: ``CLIError``: exit 66 for a missing file (`read`, `write`) or a directory, 65 for an
   ///   empty file (whatever the mode: an empty file is never turned into a store); otherwise the
@@ -150,8 +180,8 @@ struct CommandContext {
   }
 
   /// Writes the command's one JSON document on stdout.
-  func printJSON(_ value: some Encodable) throws(CLIError) {
-    try JSONOutput.write(value, to: console)
+  func printJSON(_ value: some JSONWritable) {
+    JSONOutput.write(value, to: console)
   }
 
   /// Reports something worth knowing that is not an error, on stderr.

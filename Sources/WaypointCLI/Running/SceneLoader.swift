@@ -43,23 +43,11 @@ struct SceneLoader {
     else {
       throw .data("\(store.path): \(StoreError.snapshotNotFound(scene: scene, id: info.id))")
     }
-    do {
-      let snapshot = try SceneSnapshot(
-        decoding: stored.document, limits: store.configuration.limits)
+    switch stored.decoded(limits: store.configuration.limits) {
+    case .success(let snapshot):
       return Loaded(info: info, snapshot: snapshot, isLatest: info.id == latest.id)
-    } catch {
+    case .failure(let error):
       throw CLIError(error, in: place)
     }
-  }
-}
-
-/// Snapshot ids given on the command line.
-enum SnapshotID {
-  /// A positive whole number.
-  static func parse(_ text: String, option: String) throws(CLIError) -> Int64 {
-    guard let id = Int64(text), id > 0 else {
-      throw .usage("invalid value '\(text)' for \(option): expected a snapshot id (1 or more)")
-    }
-    return id
   }
 }

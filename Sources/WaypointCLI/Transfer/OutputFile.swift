@@ -8,8 +8,7 @@ import Foundation
 
 /// The one rule for every file a command creates (`export --output`, `export-path --output`, the
 /// demo's store and manifest, a store `import` or `import-path` creates, `recover`'s new store,
-/// `repair`'s backup), so
-/// that no command overwrites a file it did not announce:
+/// `repair`'s backup), so that no command overwrites a file it did not announce:
 ///
 /// 1. Never the store the command works on: compared by device and inode (so another spelling of
 ///    the path, a hard link or a symbolic link to it is caught), and its `-wal` and `-shm` files by
@@ -25,15 +24,12 @@ import Foundation
 /// A refusal exits 73 (can't create); a failing file system (a missing folder, no permission, a
 /// full disk) exits 74.
 enum OutputFile {
-  /// The flag that lets a command replace an existing file.
-  static let forceFlag = "--force"
+  /// The flag that lets a command replace an existing file, for the commands that write files.
+  static let force = FlagKey(
+    "--force", help: "Replace FILE if it exists (never the store being read).")
 
-  /// The `--force` flag, for the commands that write files.
-  static func forceDeclaration(
-    help: String = "Replace FILE if it exists (never the store being read)."
-  ) -> OptionDeclaration {
-    .flag(forceFlag, help: help)
-  }
+  /// The name of ``force``, for messages.
+  static var forceFlag: String { force.name }
 
   /// A file's device and inode: what makes two paths the same file.
   struct Identity: Hashable {

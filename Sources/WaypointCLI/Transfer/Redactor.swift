@@ -41,13 +41,11 @@ struct Redactor: Sendable {
 
   /// The snapshot with every route payload and its app build redacted.
   func snapshot(_ snapshot: SceneSnapshot) -> SceneSnapshot {
-    var copy = snapshot
+    var copy = snapshot.mapSlots { _, slot in
+      guard case .route(let record) = slot else { return .keep }
+      return .replace(route(record))
+    }
     copy.metadata.appBuild = snapshot.metadata.appBuild.map(build)
-    copy.stacks = snapshot.stacks.mapValues { $0.map(route) }
-    copy.selectedTab = snapshot.selectedTab.map(route)
-    copy.split?.sidebarSelection = snapshot.split?.sidebarSelection.map(route)
-    copy.split?.contentSelection = snapshot.split?.contentSelection.map(route)
-    copy.sheet = snapshot.sheet.map(route)
     return copy
   }
 

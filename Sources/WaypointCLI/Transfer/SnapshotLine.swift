@@ -23,26 +23,31 @@ enum SnapshotLine {
     var message: String
   }
 
-  /// The line for one snapshot, ending with a newline. `document` must be one compact JSON object.
+  /// The line for one snapshot, ending with a newline, written by ``JSONStream``. `document` must
+  /// be one compact JSON object; it is written as it is.
   static func encode(
     id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?, document: Data
   ) -> Data {
-    var line = "{\"id\":\(id),\"scene\":\(JSONValue.string(scene).jsonText)"
-    line += ",\"savedAt\":\"\(Formatting.date(savedAt))\",\"quarantine\":"
-    if let quarantine {
-      line +=
-        JSONValue.object([
-          "kind": .string(quarantine.kind.rawValue), "detail": .string(quarantine.detail),
-          "since": .string(Formatting.date(quarantine.since)),
-        ]).jsonText
-    } else {
-      line += "null"
+    var json = JSONStream(.compact, capacity: document.count + 256)
+    json.object { json in
+      json.member("id", id)
+      json.member("scene", scene)
+      json.member("savedAt", savedAt)
+      json.key("quarantine")
+      if let quarantine {
+        json.object { json in
+          json.member("detail", quarantine.detail)
+          json.member("kind", quarantine.kind.rawValue)
+          json.member("since", quarantine.since)
+        }
+      } else {
+        json.null()
+      }
+      json.key("document")
+      json.raw(document)
     }
-    line += ",\"document\":"
-    var data = Data(line.utf8)
-    data.append(document)
-    data.append(contentsOf: Array("}\n".utf8))
-    return data
+    json.lineBreak()
+    return json.take()
   }
 
   /// The longest line `import` reads: a document at the limit and room for the rest.

@@ -159,32 +159,61 @@ final class Database {
     return statement
   }
 
-  /// Runs one statement with its bindings and returns each row through `row`.
+  /// What a row callback of ``query(_:_:row:)`` asks for next.
+  enum RowIteration {
+    /// Step to the next row.
+    case `continue`
+    /// Stop: the statement is reset and no further row is read.
+    case stop
+  }
+
+  /// Runs one statement with its bindings and passes each row to `row`, until the rows end or
+  /// `row` answers ``RowIteration/stop``.
+  ///
+  /// - Returns: ``RowIteration/stop`` when `row` stopped, ``RowIteration/continue`` when every row
+  ///   was read.
+  @discardableResult
   func query(
-    _ sql: String, _ bindings: [SQLValue] = [], row: (Statement) throws(SQLiteError) -> Void
-  )
-    throws(SQLiteError)
-  {
+    _ sql: String, _ bindings: [SQLValue] = [],
+    row: (inout Row) throws(SQLiteError) -> RowIteration
+  ) throws(SQLiteError) -> RowIteration {
     let statement = try statement(sql)
     defer { statement.reset() }
     try statement.bind(bindings)
-    while try statement.step() { try row(statement) }
+    while try statement.step() {
+      var current = Row(statement)
+      if try row(&current) == .stop { return .stop }
+    }
+    return .continue
+  }
+
+  /// Every row of one statement, each read by `read`.
+  func rows<T>(
+    _ sql: String, _ bindings: [SQLValue] = [], _ read: (inout Row) throws(SQLiteError) -> T
+  ) throws(SQLiteError) -> [T] {
+    var values: [T] = []
+    try query(sql, bindings) { row throws(SQLiteError) in
+      values.append(try read(&row))
+      return .continue
+    }
+    return values
   }
 
   /// Runs one statement that returns no rows, and returns the number of rows it changed.
   @discardableResult
   func run(_ sql: String, _ bindings: [SQLValue] = []) throws(SQLiteError) -> Int {
-    try query(sql, bindings) { _ throws(SQLiteError) in }
+    try query(sql, bindings) { _ throws(SQLiteError) in .continue }
     return Int(sqlite3_changes(handle))
   }
 
-  /// The first column of the first row, or `nil` when there is no row.
-  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (Statement) -> T)
+  /// The first row read by `read`, or `nil` when there is no row. Later rows are not read.
+  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (inout Row) -> T)
     throws(SQLiteError) -> T?
   {
     var value: T?
-    try query(sql, bindings) { statement throws(SQLiteError) in
-      if value == nil { value = read(statement) }
+    try query(sql, bindings) { row throws(SQLiteError) in
+      value = read(&row)
+      return .stop
     }
     return value
   }
@@ -226,22 +255,56 @@ final class Database {
   /// The rowid of the last insert.
   var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
-  /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (the write lock is taken at once, so
-  /// a busy store waits for the busy timeout instead of failing mid-transaction), `BEGIN` for readers.
-  /// Commits when `body` returns, rolls back when it throws.
+  /// How a transaction run by ``inTransaction(immediate:_:)`` ends.
+  enum TransactionCompletion {
+    /// Commit what the body did.
+    case commit
+    /// Roll back what the body did: nothing of it is written.
+    case rollback
+  }
+
+  /// Runs `body` in a transaction and ends it as `body` answers: `BEGIN IMMEDIATE` for writers
+  /// (the write lock is taken at once, so a busy store waits for the busy timeout instead of
+  /// failing mid-transaction), `BEGIN` for readers. Rolls back when `body` throws.
   ///
   /// A `ROLLBACK` that fails is not ignored: the connection is still inside the transaction, so the
   /// next transaction rolls it back before it begins, and throws that `ROLLBACK`'s error, touching
   /// nothing, when it fails again. The error of the failed transaction itself is what this call
-  /// throws.
+  /// throws; a `ROLLBACK` that `body` asked for and that fails is likewise left to the next
+  /// transaction.
+  ///
+  /// - Returns: how the transaction ended.
+  @discardableResult
+  func inTransaction(
+    immediate: Bool = true, _ body: () throws(SQLiteError) -> TransactionCompletion
+  ) throws(SQLiteError) -> TransactionCompletion {
+    try runTransaction(immediate: immediate) { () throws(SQLiteError) in
+      let completion = try body()
+      return (completion, completion)
+    }
+  }
+
+  /// Runs `body` in a transaction that commits when `body` returns, as
+  /// ``inTransaction(immediate:_:)`` does when its body answers ``TransactionCompletion/commit``.
   func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
+    try runTransaction(immediate: immediate) { () throws(SQLiteError) in (try body(), .commit) }
+  }
+
+  /// The one transaction runner: `body` returns its value and how the transaction ends.
+  private func runTransaction<T>(
+    immediate: Bool, _ body: () throws(SQLiteError) -> (T, TransactionCompletion)
+  ) throws(SQLiteError) -> T {
     try rollBackLeftoverTransaction()
     try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
     do {
-      let value = try body()
-      try execute("COMMIT")
+      let (value, completion) = try body()
+      switch completion {
+      case .commit: try execute("COMMIT")
+      // As after an error: a failed ROLLBACK is ended by the next transaction.
+      case .rollback: try? rollBackLeftoverTransaction()
+      }
       return value
     } catch {
       // A failed ROLLBACK leaves the transaction open; rollBackLeftoverTransaction ends it next time.
@@ -259,9 +322,4 @@ final class Database {
     guard isInTransaction else { return }
     try execute("ROLLBACK")
   }
-}
-
-extension ResultCode {
-  /// `SQLITE_MISUSE`: the library was used incorrectly (for example a closed connection).
-  public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
 }

@@ -47,6 +47,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable {
   public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
   /// `SQLITE_TOOBIG`: a string or blob is over SQLite's limit.
   public static let tooBig = ResultCode(rawValue: SQLITE_TOOBIG)
+  /// `SQLITE_MISUSE`: the library was used incorrectly (for example a closed connection).
+  public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
   /// `SQLITE_NOTADB`: the file is not a SQLite database.
   public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
   /// `SQLITE_ROW`: a statement produced a row.

@@ -20,7 +20,7 @@ enum SchemaMigrator {
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'waypoint_migration'"
     ) { _ in true }
     guard hasTable == true else { return 0 }
-    return try db.scalar("SELECT max(version) FROM waypoint_migration") { $0.int(0) } ?? 0
+    return try db.scalar("SELECT max(version) FROM waypoint_migration") { $0.int() } ?? 0
   }
 
   /// What the file is, judged from its header and schema before anything is written.
@@ -34,10 +34,10 @@ enum SchemaMigrator {
   }
 
   static func identify(_ db: Database) throws(SQLiteError) -> Identity {
-    let id = try db.scalar("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+    let id = try db.scalar("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64()) } ?? 0
     if id == applicationID { return .waypoint(version: try appliedVersion(db)) }
     guard id == 0 else { return .foreign }
-    let objects = try db.scalar("SELECT count(*) FROM sqlite_schema") { $0.int(0) } ?? 0
+    let objects = try db.scalar("SELECT count(*) FROM sqlite_schema") { $0.int() } ?? 0
     return objects == 0 ? .empty : .foreign
   }
 

@@ -9,8 +9,13 @@
 struct MarkColumns: Sendable {
   /// Whether the marks are in `snapshot_mark` (schema 3 and later).
   let separate: Bool
+  /// Whether each count records the threshold it is counted against (schema 4 and later).
+  let recordsThreshold: Bool
 
-  init(schemaVersion: Int) { separate = schemaVersion >= 3 }
+  init(schemaVersion: Int) {
+    separate = schemaVersion >= 3
+    recordsThreshold = schemaVersion >= 4
+  }
 
   /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
   var join: String { separate ? " LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id" : "" }
@@ -18,12 +23,20 @@ struct MarkColumns: Sendable {
   /// The quarantine kind of the snapshot `s` (NULL when none).
   var quarantine: String { separate ? "m.quarantine" : "s.quarantine" }
 
+  /// The unconfirmed-restore count of the snapshot `s` (0 when none).
+  var unconfirmedRestores: String {
+    separate ? "coalesce(m.unconfirmed_restores, 0)" : "s.unconfirmed_restores"
+  }
+
+  /// The crash-loop threshold recorded with the count of `s` (NULL when none).
+  var crashLoopThreshold: String { recordsThreshold ? "m.crash_loop_threshold" : "NULL" }
+
   /// The mark columns of `s`, in the order ``SnapshotStore/info(_:)`` reads them: quarantine, its
-  /// detail, its time, the unconfirmed-restore count.
+  /// detail, its time, the unconfirmed-restore count, the threshold recorded with it.
   var columns: String {
-    separate
-      ? "m.quarantine, m.quarantine_detail, m.quarantined_at, coalesce(m.unconfirmed_restores, 0)"
-      : "s.quarantine, s.quarantine_detail, s.quarantined_at, s.unconfirmed_restores"
+    let table = separate ? "m" : "s"
+    return "\(quarantine), \(table).quarantine_detail, \(table).quarantined_at, "
+      + "\(unconfirmedRestores), \(crashLoopThreshold)"
   }
 
   /// The number of quarantined snapshots of the scene of `s` (a correlated subquery).

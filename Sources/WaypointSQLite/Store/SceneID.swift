@@ -34,7 +34,7 @@ public enum SceneID {
 
   /// A key for sets and dictionaries of scene ids that tells ids apart as ``same(_:_:)`` does
   /// (Swift's `String` hashing and `==` merge canonically equivalent ids: "café" in NFC and NFD).
-  public static func key(_ id: String) -> [UInt8] { Array(id.utf8) }
+  package static func key(_ id: String) -> [UInt8] { Array(id.utf8) }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

@@ -16,7 +16,7 @@ extension SnapshotStore {
   ///   `path` (a file, a folder, a symbolic link, even a dangling one: it is never overwritten or
   ///   followed), otherwise the error SQLite or the system reports for the copy (disk full,
   ///   read-only folder, a file system without hard links, …). Nothing is left at `path` then.
-  public func backup(to path: String) throws(StoreError) {
+  package func backup(to path: String) throws(StoreError) {
     try StoreFile.refuseExisting(path)
     let folder = try StoreFile.privateFolder(
       beside: path, label: "incomplete", doing: "create the backup")
@@ -35,7 +35,7 @@ extension SnapshotStore {
   }
 
   /// A path for a backup next to the store: `<path>.backup-<UTC time>`, with a counter when taken.
-  public func backupPath(now: Date = Date()) -> String {
+  package func backupPath(now: Date = Date()) -> String {
     StoreFile.freePath(beside: path, label: "backup", now: now)
   }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import Waypoint
 
-/// What ``SnapshotStore/check(path:full:configuration:)`` found in a store file: facts, without a
-/// verdict (tools decide what counts as a problem).
-public struct StoreCheck: Hashable, Sendable {
+/// What `SnapshotStore.check(path:full:configuration:progress:)` found in a store file: facts, without a
+/// judgement (tools decide what counts as a problem).
+package struct StoreCheck: Hashable, Sendable {
   /// Which integrity check ran.
-  public enum Depth: String, Hashable, Sendable {
+  package enum Depth: String, Hashable, Sendable {
     /// `PRAGMA quick_check`: page and b-tree structure, without comparing indexes to tables.
     case quick = "quick_check"
     /// `PRAGMA integrity_check`: everything `quick_check` does, and indexes against their tables.
@@ -13,24 +13,46 @@ public struct StoreCheck: Hashable, Sendable {
   }
 
   /// Which integrity check ran.
-  public var depth: Depth
+  package var depth: Depth
   /// What the integrity check reported, at most 100 lines (or SQLite's error, when damage stopped
   /// the check itself); empty when it answered `ok`.
-  public var integrityProblems: [String]
+  package var integrityProblems: [String]
   /// The schema version recorded in the file (0 when it records none).
-  public var schemaVersion: Int
-  /// The file's `PRAGMA application_id`: ``SnapshotStore/applicationID`` for every Waypoint store.
-  public var applicationID: Int32
+  package var schemaVersion: Int
+  /// Always `SnapshotStore.applicationID`: the check reads the file's `PRAGMA application_id`
+  /// first and refuses any other (`notAWaypointStore`), so this repeats the constant.
+  package var applicationID: Int32
   /// Stored snapshots; `nil` when they could not be counted (a damaged table).
-  public var snapshotCount: Int?
+  package var snapshotCount: Int?
   /// Scenes with at least one snapshot; `nil` when they could not be counted.
-  public var sceneCount: Int?
+  package var sceneCount: Int?
   /// Quarantined snapshots; `nil` when they could not be counted.
-  public var quarantinedCount: Int?
+  package var quarantinedCount: Int?
   /// Why SQLite ignores the store's `-wal` file (a damaged header), so that the commits it held
   /// are lost; `nil` when there is no such file or it is sound. SQLite itself reports nothing
   /// then: the header is read before the store is opened, which is as far as anyone can tell.
-  public var discardedWAL: String?
+  package var discardedWAL: String?
+  /// The quarantined snapshots, newest first; `nil` when they are not listed: the integrity check
+  /// found problems, or the schema is newer than this build (``quarantinedCount`` still counts
+  /// them when it can).
+  package var quarantined: [SnapshotInfo]?
+  /// With a full check, the snapshots whose document this build cannot read (over the size limit,
+  /// damaged, from a newer format), at most ``maxListed`` of them, oldest id first; `nil` without
+  /// a full check, or when the snapshots are not listed (as ``quarantined``).
+  package var unreadableDocuments: [UnreadableDocument]?
+
+  /// The most unreadable documents listed.
+  package static let maxListed = 100
+
+  /// A snapshot whose document cannot be read.
+  package struct UnreadableDocument: Hashable, Sendable {
+    /// The snapshot's id.
+    package var id: Int64
+    /// Its scene.
+    package var scene: String
+    /// Why its document cannot be read (``/Waypoint/SnapshotFormatError``'s description).
+    package var reason: String
+  }
 }
 
 extension SnapshotStore {
@@ -70,11 +92,13 @@ extension SnapshotStore {
   }
 
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
-  public static var applicationID: Int32 { SchemaMigrator.applicationID }
+  package static var applicationID: Int32 { SchemaMigrator.applicationID }
 
   /// Checks a store file without opening it as a store and without writing to it: runs SQLite's
   /// integrity check (`quick_check`, or `integrity_check` with `full`) and reads the schema version,
-  /// the application id and the snapshot counts.
+  /// the application id and the snapshot counts; when the integrity check passed and this build
+  /// knows the schema, lists the quarantined snapshots and, with `full`, reads every document
+  /// (calling `progress` with the number read so far) to list those that cannot be read.
   ///
   /// Unlike opening a ``SnapshotStore``, a file whose pages are damaged is not refused: what the
   /// integrity check found is returned in ``StoreCheck/integrityProblems``. A store from a newer
@@ -84,15 +108,18 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: `cannotOpen` for a missing file or a directory,
   ///   `notAWaypointStore` for another application's database or an empty file, `corrupt` for a
   ///   file that is not a database at all or whose schema cannot be read, `busy`, `ioError`.
-  public static func check(
-    path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration()
+  package static func check(
+    path: String, full: Bool = false, configuration: StoreConfiguration = StoreConfiguration(),
+    progress: (Int) -> Void = { _ in }
   ) throws(StoreError) -> StoreCheck {
-    try check(path: path, full: full, configuration: configuration, faults: nil)
+    try check(
+      path: path, full: full, configuration: configuration, faults: nil, progress: progress)
   }
 
-  /// Checks as ``check(path:full:configuration:)`` does, with a fault injector (tests).
+  /// Checks as ``check(path:full:configuration:progress:)`` does, with a fault injector (tests).
   static func check(
-    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?
+    path: String, full: Bool, configuration: StoreConfiguration, faults: FaultInjector?,
+    progress: (Int) -> Void = { _ in }
   ) throws(StoreError) -> StoreCheck {
     try StoreFile.prepare(path, create: false)
     // Read before SQLite opens the file: a writer would start a discarded WAL afresh.
@@ -117,8 +144,10 @@ extension SnapshotStore {
     // file. The integrity check is one statement, and so are the counts.
     var findings: [String] = []
     do throws(SQLiteError) {
+      // Appended one by one: the findings before damage that stops the check are kept.
       try database.query("PRAGMA \(depth.rawValue)(100)") { row throws(SQLiteError) in
-        findings.append(row.text(0) ?? "")
+        findings.append(row.text() ?? "")
+        return .continue
       }
     } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
       // The check itself stopped on damage it could not step over: that is its finding.
@@ -132,13 +161,71 @@ extension SnapshotStore {
       discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
     let marks = MarkColumns(schemaVersion: version)
-    try? database.query(
+    let counts = try? database.scalar(
       "SELECT count(*), count(DISTINCT scene_id), \(marks.quarantinedInStore) FROM snapshot"
-    ) { row throws(SQLiteError) in
-      check.snapshotCount = row.int(0)
-      check.sceneCount = row.int(1)
-      check.quarantinedCount = row.int(2)
+    ) { row in (snapshots: row.int(), scenes: row.int(), quarantined: row.int()) }
+    if let counts = counts ?? nil {
+      check.snapshotCount = counts.snapshots
+      check.sceneCount = counts.scenes
+      check.quarantinedCount = counts.quarantined
+    }
+    // The snapshots are read only from a file whose pages are sound and whose schema this build
+    // knows.
+    guard findings == ["ok"], version <= supportedSchemaVersion else { return check }
+    do throws(SQLiteError) {
+      check.quarantined = try database.rows(
+        """
+        SELECT \(infoColumns(marks)) FROM snapshot s\(marks.join)
+        WHERE \(marks.quarantine) IS NOT NULL ORDER BY s.id DESC
+        """
+      ) { row in info(&row) }
+      if full {
+        check.unreadableDocuments = try unreadableDocuments(
+          database, marks, limits: configuration.limits, progress: progress)
+      }
+    } catch {
+      throw StoreError(error, path: path)
     }
     return check
+  }
+
+  /// Every snapshot whose document cannot be read, at most ``StoreCheck/maxListed``, reading
+  /// each document once (one at a time; one over the size limit is not read).
+  private static func unreadableDocuments(
+    _ database: Database, _ marks: MarkColumns, limits: InputLimits, progress: (Int) -> Void
+  ) throws(SQLiteError) -> [StoreCheck.UnreadableDocument] {
+    let limit = limits.maxDocumentBytes
+    var unreadable: [StoreCheck.UnreadableDocument] = []
+    var count = 0
+    try database.query(
+      """
+      SELECT \(infoColumns(marks)), CASE WHEN length(s.document) <= ? THEN s.document END
+      FROM snapshot s\(marks.join) ORDER BY s.id
+      """, [.integer(Int64(limit))]
+    ) { row throws(SQLiteError) in
+      let stored = storedSnapshot(&row, limit: limit)
+      count += 1
+      progress(count)
+      guard unreadable.count < StoreCheck.maxListed else { return .continue }
+      let problem: SnapshotFormatError?
+      switch stored.document {
+      case .tooLarge(let byteCount, let limit):
+        problem = .tooLarge(byteCount: byteCount, limit: limit)
+      case .read(let data):
+        do throws(SnapshotFormatError) {
+          _ = try SceneSnapshot(decoding: data, limits: limits)
+          problem = nil
+        } catch {
+          problem = error
+        }
+      }
+      if let problem {
+        unreadable.append(
+          StoreCheck.UnreadableDocument(
+            id: stored.info.id, scene: stored.info.scene, reason: problem.description))
+      }
+      return .continue
+    }
+    return unreadable
   }
 }

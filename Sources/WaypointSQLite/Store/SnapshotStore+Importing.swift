@@ -4,7 +4,7 @@ import Waypoint
 extension Quarantine {
   /// Creates a quarantine mark, for snapshots inserted with
   /// ``SnapshotImporter/insert(_:scene:quarantine:)``. `since` is stored in whole seconds.
-  public init(_ kind: Kind, detail: String, since: Date) {
+  package init(_ kind: Kind, detail: String, since: Date) {
     self.kind = kind
     self.detail = detail
     self.since = since
@@ -13,7 +13,7 @@ extension Quarantine {
 
 /// Inserts snapshots as they are, inside the one transaction of
 /// ``SnapshotStore/importSnapshots(_:)``. Valid only inside that call.
-public struct SnapshotImporter {
+package struct SnapshotImporter {
   let database: Database
   let path: String
   let limits: InputLimits
@@ -25,10 +25,10 @@ public struct SnapshotImporter {
   /// - Returns: the new snapshot's id.
   /// - Throws: ``StoreError/Code/invalidSceneID`` for an id that ``SceneID`` refuses;
   ///   ``StoreError/Code/invalidSnapshot`` for a snapshot that fails
-  ///   ``SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
+  ///   ``/Waypoint/SceneSnapshot/check()`` or is over `limits.maxDocumentBytes`; otherwise as `save`.
   ///   The whole import is then rolled back.
   @discardableResult
-  public func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
+  package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
@@ -86,30 +86,23 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: what an insert or `body` threw, or what committing threw (`busy`,
   ///   `diskFull`, …). Nothing is written when it throws.
   @discardableResult
-  public func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
+  package func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
     throws(StoreError) -> Bool
   {
     var failure: StoreError?
-    var cancelled = false
     let limits = configuration.limits
     let path = path
-    do throws(StoreError) {
-      try write { db throws(SQLiteError) in
-        do throws(StoreError) {
-          cancelled = !(try body(SnapshotImporter(database: db, path: path, limits: limits)))
-        } catch {
-          failure = error
-        }
-        if failure != nil || cancelled {
-          // Rolls the transaction back; the error is dropped below.
-          throw SQLiteError(code: .ok, message: "import rolled back")
-        }
+    let completion = try write(completion: {
+      db throws(SQLiteError) -> Database.TransactionCompletion in
+      do throws(StoreError) {
+        return try body(SnapshotImporter(database: db, path: path, limits: limits))
+          ? .commit : .rollback
+      } catch {
+        failure = error
+        return .rollback
       }
-    } catch {
-      if let failure { throw failure }
-      if cancelled { return false }
-      throw error
-    }
-    return true
+    })
+    if let failure { throw failure }
+    return completion == .commit
   }
 }

@@ -33,12 +33,14 @@ extension SnapshotStore {
     } catch {
       return Self.unavailable(error)
     }
-    let threshold = configuration.crashLoopThreshold
+    let rule = configuration.crashLoopRule
     // The metadata of the snapshot whose report the root carries, when that snapshot was read.
     var firstMetadata: SnapshotMetadata?
     for candidate in candidates {
       if !restoration.skipped.isEmpty && !configuration.fallsBackToOlderSnapshots { break }
-      if candidate.quarantine == .crashLoop || candidate.unconfirmed >= threshold {
+      if rule.isCrashLoop(
+        quarantine: candidate.quarantine, unconfirmedRestores: candidate.unconfirmed)
+      {
         let item = DroppedItem(
           location: .snapshot, tag: nil,
           reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
@@ -52,7 +54,9 @@ extension SnapshotStore {
       }
       let document: Data
       do {
-        switch try countAndRead(candidate.id, limit: restorer.limits.maxDocumentBytes) {
+        switch try countAndRead(
+          candidate.id, limit: restorer.limits.maxDocumentBytes, threshold: rule.threshold)
+        {
         case .document(let data, let counted):
           document = data
           restoration.recorded = counted && restoration.recorded
@@ -127,20 +131,17 @@ extension SnapshotStore {
   private static func candidates(_ scene: String, _ marks: MarkColumns, _ db: Database)
     throws(SQLiteError) -> [Candidate]
   {
-    var candidates: [Candidate] = []
-    try db.query(
+    try db.rows(
       """
-      SELECT s.id, \(marks.columns) FROM snapshot s\(marks.join)
+      SELECT s.id, \(marks.quarantine), \(marks.unconfirmedRestores) FROM snapshot s\(marks.join)
       WHERE s.scene_id = ? ORDER BY s.id DESC
       """,
       [.text(scene)]
-    ) { row throws(SQLiteError) in
-      candidates.append(
-        Candidate(
-          id: row.int64(0), quarantine: row.text(1).flatMap(Quarantine.Kind.init(rawValue:)),
-          unconfirmed: row.int(4)))
+    ) { row in
+      Candidate(
+        id: row.int64(), quarantine: row.text().flatMap(Quarantine.Kind.init(rawValue:)),
+        unconfirmed: row.int())
     }
-    return candidates
   }
 
   private static func unavailable(_ error: StoreError) -> StoreRestoration {
@@ -160,30 +161,31 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
-  /// the document alone. A document over `limit` is neither counted nor read.
-  private func countAndRead(_ id: Int64, limit: Int) throws(StoreError) -> Read {
+  /// the document alone. A document over `limit` is neither counted nor read. The count records the
+  /// `threshold` it is counted against, for tools that judge the store offline.
+  private func countAndRead(_ id: Int64, limit: Int, threshold: Int) throws(StoreError) -> Read {
     // One statement: the length, and the document only when it is within the limit.
     let select = """
       SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
       FROM snapshot WHERE id = ?1
       """
     func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
-      var byteCount = 0
-      var document: Data?
-      try db.query(select, [.integer(id), .integer(Int64(limit))]) { row throws(SQLiteError) in
-        byteCount = row.int(0)
-        document = row.blob(1)
-      }
+      let (byteCount, document) =
+        try db.scalar(select, [.integer(id), .integer(Int64(limit))]) { row in
+          (row.int(), row.blob())
+        } ?? (0, nil)
       guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
       if count {
         // In the small table: the document's row is never rewritten.
         try db.run(
           """
-          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores)
-          SELECT id, scene_id, 1 FROM snapshot WHERE id = ?1
-          ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = unconfirmed_restores + 1
+          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores, crash_loop_threshold)
+          SELECT id, scene_id, 1, ?2 FROM snapshot WHERE id = ?1
+          ON CONFLICT (snapshot_id) DO UPDATE SET
+            unconfirmed_restores = unconfirmed_restores + 1,
+            crash_loop_threshold = excluded.crash_loop_threshold
           """,
-          [.integer(id)])
+          [.integer(id), .integer(Int64(threshold))])
       }
       return .document(document ?? Data(), counted: count)
     }
@@ -215,7 +217,7 @@ extension SnapshotStore {
   private func record(_ id: Int64, _ action: Bookkeeping) -> Bool {
     guard access == .readWrite else { return false }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-    let threshold = configuration.crashLoopThreshold
+    let threshold = configuration.crashLoopRule.threshold
     do {
       try write(busyTimeout: timeout) { db throws(SQLiteError) in
         switch action {
@@ -224,6 +226,8 @@ extension SnapshotStore {
             .text(kind.rawValue), .text(detail), .integer(StoredTime.seconds(Date())),
             .integer(id), .integer(Int64(threshold)),
           ]
+          // The count is checked again under the write lock, by the rule of ``CrashLoopRule``:
+          // another process may have confirmed the scene meanwhile.
           let marked = try db.run(
             """
             UPDATE snapshot_mark SET quarantine = ?1, quarantine_detail = ?2, quarantined_at = ?3

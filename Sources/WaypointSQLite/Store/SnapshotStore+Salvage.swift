@@ -2,33 +2,33 @@ import Foundation
 import Waypoint
 
 /// What ``SnapshotStore/salvage(path:configuration:_:)`` could not read from a damaged store.
-public struct SalvageReport: Hashable, Sendable {
+package struct SalvageReport: Hashable, Sendable {
   /// A snapshot known to exist (from its row or from the scene index) whose row could not be read.
-  public struct Lost: Hashable, Sendable {
+  package struct Lost: Hashable, Sendable {
     /// The snapshot's id.
-    public var id: Int64
+    package var id: Int64
     /// Its scene, when the row or the index still names it.
-    public var scene: String?
+    package var scene: String?
     /// Why it could not be read.
-    public var reason: String
+    package var reason: String
   }
 
   /// Rows passed to the caller.
-  public var read = 0
+  package var read = 0
   /// Snapshots that could not be read, at most ``maxListed`` of them (``lostCount`` counts all
   /// that are known).
-  public var lost: [Lost] = []
+  package var lost: [Lost] = []
   /// Every snapshot known to be lost.
-  public var lostCount = 0
+  package var lostCount = 0
   /// Ranges of snapshot ids in damaged pages of the table: whatever rows they held could not be
   /// read (those the scene index still names are in ``lost`` too).
-  public var unreadableRanges: [ClosedRange<Int64>] = []
+  package var unreadableRanges: [ClosedRange<Int64>] = []
 
   /// The most lost snapshots listed one by one.
-  public static let maxListed = 1000
+  package static let maxListed = 1000
 
   /// Whether every row was read.
-  public var isComplete: Bool { lostCount == 0 && unreadableRanges.isEmpty }
+  package var isComplete: Bool { lostCount == 0 && unreadableRanges.isEmpty }
 
   mutating func lose(_ id: Int64, scene: String?, reason: String) {
     lostCount += 1
@@ -52,7 +52,7 @@ extension SnapshotStore {
   /// - Throws: ``StoreError``: `cannotOpen` for a missing file or a directory, `notAWaypointStore`,
   ///   `newerSchema`, and `corrupt` when not even the file's schema can be read (nothing can be
   ///   salvaged then).
-  public static func salvage(
+  package static func salvage(
     path: String, configuration: StoreConfiguration = StoreConfiguration(),
     _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) -> SalvageReport {
@@ -66,7 +66,7 @@ extension SnapshotStore {
       // The application id lives in the file's header, readable whatever pages are damaged;
       // the schema version is read from the migrations table when that table still reads.
       let id = try database.scalar("PRAGMA application_id") {
-        Int32(truncatingIfNeeded: $0.int64(0))
+        Int32(truncatingIfNeeded: $0.int64())
       }
       guard id == SchemaMigrator.applicationID else {
         throw StoreError.notAWaypointStore(path: path)
@@ -82,7 +82,7 @@ extension SnapshotStore {
       // A schema that cannot be read is taken as this build's own.
       var salvage = Salvage(
         database: database, marks: MarkColumns(schemaVersion: version ?? supportedSchemaVersion),
-        byteLimit: Int64(configuration.limits.maxDocumentBytes), body: body)
+        limit: configuration.limits.maxDocumentBytes, body: body)
       do throws(SQLiteError) {
         try salvage.run()
       } catch {
@@ -98,18 +98,18 @@ extension SnapshotStore {
 private struct Salvage {
   let database: Database
   let marks: MarkColumns
-  let byteLimit: Int64
+  let limit: Int
   let body: (StoredSnapshot) -> Bool
   var report = SalvageReport()
   private var stopped = false
 
   init(
-    database: Database, marks: MarkColumns, byteLimit: Int64,
+    database: Database, marks: MarkColumns, limit: Int,
     body: @escaping (StoredSnapshot) -> Bool
   ) {
     self.database = database
     self.marks = marks
-    self.byteLimit = byteLimit
+    self.limit = limit
     self.body = body
   }
 
@@ -118,7 +118,7 @@ private struct Salvage {
   private var columns: String {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
       + "length(s.document), "
-      + (marks.separate ? "NULL, NULL, NULL, 0" : marks.columns)
+      + (marks.separate ? "NULL, NULL, NULL, 0, NULL" : marks.columns)
       + ", CASE WHEN length(s.document) <= ? THEN s.document END"
   }
 
@@ -131,14 +131,15 @@ private struct Salvage {
   private func withMark(_ stored: StoredSnapshot) -> StoredSnapshot {
     guard marks.separate else { return stored }
     var stored = stored
-    try? database.query(
+    let mark = try? database.scalar(
       "SELECT quarantine, quarantine_detail, quarantined_at FROM snapshot_mark WHERE snapshot_id = ?",
       [.integer(stored.info.id)]
-    ) { row throws(SQLiteError) in
-      guard let kind = row.text(0).flatMap(Quarantine.Kind.init(rawValue:)) else { return }
-      stored.info.quarantine = Quarantine(
-        kind: kind, detail: row.text(1) ?? "", since: StoredTime.date(row.int64(2)))
+    ) { row in
+      row.text().flatMap(Quarantine.Kind.init(rawValue:)).map { kind in
+        Quarantine(kind: kind, detail: row.text() ?? "", since: StoredTime.date(row.int64()))
+      }
     }
+    if let quarantine = mark ?? nil { stored.info.quarantine = quarantine }
     return stored
   }
 
@@ -176,20 +177,18 @@ private struct Salvage {
     var next = start
     var done = false
     do {
-      try database.query(rowSQL, [.integer(byteLimit), .integer(start)]) {
+      let iteration = try database.query(rowSQL, [.integer(Int64(limit)), .integer(start)]) {
         row throws(SQLiteError) in
-        let stored = withMark(
-          StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data()))
+        let stored = withMark(SnapshotStore.storedSnapshot(&row, limit: limit))
         report.read += 1
-        guard body(stored) else {
-          stopped = true
-          throw SQLiteError(code: .ok, message: "stopped by the caller")
-        }
+        guard body(stored) else { return .stop }
         if stored.info.id == Int64.max { done = true } else { next = stored.info.id + 1 }
+        return .continue
       }
+      if iteration == .stop { stopped = true }
       return nil
     } catch {
-      if stopped || done { return nil }
+      if done { return nil }
       guard [.corrupt, .notADatabase, .ioError].contains(error.code.primary) else { throw error }
       return next
     }
@@ -201,7 +200,7 @@ private struct Salvage {
     do {
       let id = try database.scalar(
         "SELECT id FROM snapshot WHERE id >= ? ORDER BY id LIMIT 1", [.integer(start)]
-      ) { $0.int64(0) }
+      ) { $0.int64() }
       return .some(id)
     } catch {
       return nil
@@ -213,12 +212,9 @@ private struct Salvage {
     var whole: StoredSnapshot?
     var reason = "its row is damaged"
     do {
-      try database.query(
-        "SELECT \(columns) FROM snapshot s WHERE s.id = ?", [.integer(byteLimit), .integer(id)]
-      ) { row throws(SQLiteError) in
-        whole = withMark(
-          StoredSnapshot(info: SnapshotStore.info(row), document: row.blob(11) ?? Data()))
-      }
+      whole = try database.scalar(
+        "SELECT \(columns) FROM snapshot s WHERE s.id = ?", [.integer(Int64(limit)), .integer(id)]
+      ) { row in SnapshotStore.storedSnapshot(&row, limit: limit) }.map(withMark)
     } catch {
       reason = "its row is damaged (\(error.message))"
     }
@@ -229,7 +225,7 @@ private struct Salvage {
     }
     var scene: String?
     if let named = try? database.scalar(
-      "SELECT scene_id FROM snapshot WHERE id = ?", [.integer(id)], { $0.text(0) })
+      "SELECT scene_id FROM snapshot WHERE id = ?", [.integer(id)], { $0.text() })
     {
       scene = named
     }
@@ -267,14 +263,14 @@ private struct Salvage {
   /// snapshots it held when the index can still be read.
   private mutating func skipped(_ range: ClosedRange<Int64>) {
     report.unreadableRanges.append(range)
-    var named: [(Int64, String)] = []
+    let named: [(Int64, String)]
     do {
-      try database.query(
+      named = try database.rows(
         """
         SELECT id, scene_id FROM snapshot INDEXED BY snapshot_by_scene
         WHERE id BETWEEN ? AND ? ORDER BY id
         """, [.integer(range.lowerBound), .integer(range.upperBound)]
-      ) { row throws(SQLiteError) in named.append((row.int64(0), row.text(1) ?? "")) }
+      ) { row in (row.int64(), row.text() ?? "") }
     } catch {
       return
     }

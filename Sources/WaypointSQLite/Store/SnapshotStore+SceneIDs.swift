@@ -12,12 +12,12 @@ extension SnapshotStore {
   ///     `nil` passes every id.
   ///   - body: Returns `false` to stop early. It runs while the store's lock is held, so it must
   ///     not call the store.
-  /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
   ///   - center: When given, only the `window` index entries on each side of this id, in the
   ///     store's order of ids, are read (at most `2 × window`), so that the work does not grow with
   ///     the store; a store with fewer entries is read whole.
   ///   - window: How many index entries (snapshots) each side of `center` reads.
-  public func forEachSceneID(
+  /// - Throws: ``StoreError`` when the store cannot be read; the ids already passed stay passed.
+  package func forEachSceneID(
     lengths: ClosedRange<Int>? = nil, near center: String? = nil, window: Int = 10_000,
     _ body: (String) -> Bool
   ) throws(StoreError) {
@@ -50,29 +50,20 @@ extension SnapshotStore {
         )
       ]
     }
-    var stopped = false
     var previous: String?
-    do throws(StoreError) {
-      try read { db throws(SQLiteError) in
-        for (sql, arguments) in queries {
-          try db.query(sql, arguments) { row throws(SQLiteError) in
-            // The index returns a scene's rows together; each id is passed once. (DISTINCT would
-            // make SQLite compare every row again, at several times the cost of the scan.)
-            let id = row.text(0) ?? ""
-            // `==` first: a fast comparison of native strings that rules out almost every pair.
-            if let previous, previous == id, SceneID.same(previous, id) { return }
-            previous = id
-            guard body(id) else {
-              stopped = true
-              // Leaves the statement's loop; the transaction ends and the error is dropped below.
-              throw SQLiteError(code: .ok, message: "stopped by the caller")
-            }
-          }
+    try read { db throws(SQLiteError) in
+      for (sql, arguments) in queries {
+        let iteration = try db.query(sql, arguments) { row throws(SQLiteError) in
+          // The index returns a scene's rows together; each id is passed once. (DISTINCT would
+          // make SQLite compare every row again, at several times the cost of the scan.)
+          let id = row.text() ?? ""
+          // `==` first: a fast comparison of native strings that rules out almost every pair.
+          if let previous, previous == id, SceneID.same(previous, id) { return .continue }
+          previous = id
+          return body(id) ? .continue : .stop
         }
+        if iteration == .stop { return }
       }
-    } catch {
-      if stopped { return }
-      throw error
     }
   }
 }

@@ -7,13 +7,13 @@ extension SnapshotStore {
   /// export or count a whole store).
   ///
   /// A document over the configuration's `limits.maxDocumentBytes` is not read into memory: `body`
-  /// gets it with an empty `document`, and its ``SnapshotInfo/byteCount`` gives its real size.
+  /// gets it as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``.
   /// `body` returns `false` to stop early. It runs while the store's lock is held, so it must not
   /// call the store.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read; the snapshots already passed to `body`
   ///   stay passed.
-  public func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
+  package func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
     try stream(
       """
       SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
@@ -23,15 +23,16 @@ extension SnapshotStore {
 
   /// Calls `body` with the latest snapshot of every scene, by scene id, one at a time, in one read
   /// transaction, with constant memory (tools that validate or repair a whole store). Documents over
-  /// the size limit come without their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false`
+  /// the size limit come without their bytes (``StoredSnapshot/Document/tooLarge(byteCount:limit:)``), as in ``forEachSnapshot(_:)``. `body` returns `false`
   /// to stop early and must not call the store.
   ///
   /// - Parameters:
   ///   - scene: Start after this scene id (by the store's ordering of ids), to go through a store in
   ///     batches between which the caller may write.
   ///   - limit: At most this many scenes.
+  ///   - body: Called with each snapshot; returns `false` to stop early.
   /// - Throws: ``StoreError`` when the store cannot be read.
-  public func forEachLatestSnapshot(
+  package func forEachLatestSnapshot(
     after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
     try stream(
@@ -50,22 +51,11 @@ extension SnapshotStore {
   private func stream(_ sql: String, _ bindings: [SQLValue], _ body: (StoredSnapshot) -> Bool)
     throws(StoreError)
   {
-    let byteLimit = Int64(configuration.limits.maxDocumentBytes)
-    var stopped = false
-    do throws(StoreError) {
-      try read { db throws(SQLiteError) in
-        try db.query(sql, [.integer(byteLimit)] + bindings) { row throws(SQLiteError) in
-          let stored = StoredSnapshot(info: Self.info(row), document: row.blob(11) ?? Data())
-          guard body(stored) else {
-            stopped = true
-            // Leaves the statement's loop; the transaction ends and the error is dropped below.
-            throw SQLiteError(code: .ok, message: "stopped by the caller")
-          }
-        }
+    let limit = configuration.limits.maxDocumentBytes
+    try read { db throws(SQLiteError) in
+      try db.query(sql, [.integer(Int64(limit))] + bindings) { row throws(SQLiteError) in
+        body(Self.storedSnapshot(&row, limit: limit)) ? .continue : .stop
       }
-    } catch {
-      if stopped { return }
-      throw error
     }
   }
 }

@@ -45,10 +45,10 @@ public final class SnapshotStore: @unchecked Sendable {
   /// user's support channel, the old file is kept at ``StoreRecovery/movedTo``.
   public let recovery: StoreRecovery?
   /// The file's schema version (the number of the last migration applied).
-  public let schemaVersion: Int
+  package let schemaVersion: Int
 
   /// The newest schema version this build knows.
-  public static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
+  package static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
   /// The connection; replaced only by `reopenClosed()`, under `lock`.
   private(set) var database: Database
@@ -166,7 +166,7 @@ public final class SnapshotStore: @unchecked Sendable {
       // aside, with recoversCorruptFiles), not for reading, where a damaged page is reported as
       // `corrupt` by the first statement that reads it and `check()` reads everything when asked.
       if access == .readWrite {
-        let check = try db.scalar("PRAGMA quick_check(1)") { $0.text(0) } ?? nil
+        let check = try db.scalar("PRAGMA quick_check(1)") { $0.text() } ?? nil
         guard check == "ok" else {
           throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed")
         }
@@ -178,7 +178,7 @@ public final class SnapshotStore: @unchecked Sendable {
       // without its busy handler, when another process opens the same new file at the same moment.
       let mode = try db.retryingWhileBusy(for: configuration.busyTimeout) {
         () throws(SQLiteError) in
-        try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+        try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
       }
       guard mode?.lowercased() == "wal" else {
         throw StoreError.ioError(
@@ -211,7 +211,7 @@ public final class SnapshotStore: @unchecked Sendable {
         path: partial, mode: .readWrite,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       defer { db.close() }
-      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
       guard mode?.lowercased() == "wal" else {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
@@ -282,6 +282,22 @@ public final class SnapshotStore: @unchecked Sendable {
       db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout))
       defer { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
       return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+    }
+  }
+
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
+  /// or rolled back.
+  ///
+  /// - Returns: how the transaction ended.
+  func write(completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion)
+    throws(StoreError) -> Database.TransactionCompletion
+  {
+    guard access == .readWrite else {
+      throw .readOnly(path: path, detail: "the store was opened read-only")
+    }
+    try reopenIfMoved()
+    return try withDatabase { db throws(SQLiteError) in
+      try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }
   }
 

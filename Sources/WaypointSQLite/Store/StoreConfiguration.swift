@@ -26,7 +26,7 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// When the latest snapshot restores to the root (or is a crash loop), try the older ones, newest
   /// first. Default `false`: the root is the fallback.
   public var fallsBackToOlderSnapshots: Bool
-  /// Caps on the documents saved and read. Default ``InputLimits/default``.
+  /// Caps on the documents saved and read. Default ``/Waypoint/InputLimits/default``.
   public var limits: InputLimits
   /// When the file is corrupt or not a database at all, move it aside (renamed, never deleted) and
   /// start a fresh store. Default `true`; tools that inspect files from elsewhere turn it off.

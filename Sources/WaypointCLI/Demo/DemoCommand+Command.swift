@@ -2,7 +2,11 @@ import Foundation
 import WaypointSQLite
 
 extension DemoCommand: WaypointCommand {
-  static let outputOption = "--output"
+  static let output = OptionKey<String>(
+    "--output", value: "DIR", help: "Where to leave the store and manifest. Default: waypoint-demo."
+  )
+  static let force = FlagKey(
+    OutputFile.force.name, help: "Replace a store or manifest in DIR that the demo did not write.")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -14,18 +18,12 @@ extension DemoCommand: WaypointCommand {
           + "from an earlier run of the demo is replaced; any other file of those names is left "
           + "alone and the demo exits 73, unless --force is given."
       ],
-      options: [
-        .option(
-          outputOption, value: "DIR",
-          help: "Where to leave the store and manifest. Default: waypoint-demo."),
-        OutputFile.forceDeclaration(
-          help: "Replace a store or manifest in DIR that the demo did not write."),
-      ],
+      options: [output.declaration, force.declaration],
       usesStore: false)
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
-    let directory = context.arguments.value(outputOption) ?? "waypoint-demo"
+    let directory = context[output] ?? "waypoint-demo"
     let path = URL(fileURLWithPath: directory, isDirectory: true)
       .appendingPathComponent("waypoint.sqlite").path
     let console = context.console
@@ -35,7 +33,7 @@ extension DemoCommand: WaypointCommand {
     }
     do {
       _ = try run(
-        outputDirectory: directory, force: context.arguments.isSet(OutputFile.forceFlag),
+        outputDirectory: directory, force: context[force],
         print: print)
     } catch let error as CLIError {
       throw error
@@ -51,7 +49,7 @@ extension DemoCommand: WaypointCommand {
     }
     let store = try context.openStore(.read, path: path)
     let scenes = try context.store { () throws(StoreError) in try store.scenes() }
-    try context.printJSON(
+    context.printJSON(
       DemoJSON(store: path, scenes: scenes.map(ScenesCommand.SceneJSON.init)))
     return .ok
   }
@@ -64,8 +62,15 @@ extension DemoCommand: WaypointCommand {
     return executable.contains("/.build/") ? "swift run waypoint" : "waypoint"
   }
 
-  private struct DemoJSON: Encodable {
+  private struct DemoJSON: JSONWritable {
     var store: String
     var scenes: [ScenesCommand.SceneJSON]
+
+    func write(to json: inout JSONStream) {
+      json.object { json in
+        json.member("store", store)
+        json.member("scenes", scenes)
+      }
+    }
   }
 }

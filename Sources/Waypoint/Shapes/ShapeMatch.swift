@@ -1,4 +1,5 @@
-/// Whether a payload matches a ``RouteShape``: what ``RouteShape/match(_:references:)`` concludes.
+/// Whether a payload matches a ``RouteShape``: what
+/// ``RouteShape/match(_:references:)-(JSONValue,_)`` concludes.
 public enum ShapeMatch: Hashable, Sendable {
   /// `JSONDecoder` would decode the payload.
   case matches

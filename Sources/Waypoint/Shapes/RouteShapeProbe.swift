@@ -32,7 +32,7 @@ import Foundation
 ///
 /// The probe never traps and always returns: nesting and the number of `init(from:)` runs are
 /// bounded, and examples that `JSONEncoder` refuses are skipped.
-public enum RouteShapeProbe {
+package enum RouteShapeProbe {
   /// The shape of `type`'s JSON as `JSONEncoder` writes it and `JSONDecoder` reads it.
   ///
   /// - Parameters:
@@ -40,7 +40,7 @@ public enum RouteShapeProbe {
   ///   - examples: Values to learn enum cases and raw values from; include every case.
   ///   - references: Tags of other registered route types (by `ObjectIdentifier(Type.self)`), to be
   ///     described as ``RouteShape/reference(tag:)`` wherever they occur inside `type`.
-  public static func shape<T: Codable>(
+  package static func shape<T: Codable>(
     of type: T.Type,
     examples: [T],
     references: [ObjectIdentifier: String] = [:]

@@ -141,10 +141,10 @@ enum DemoCommand {
     print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
-    if let id = restored.snapshotID, let stored = try store.snapshot(id: id) {
-      let verdict = manifest.predict(encoded: stored.document, policy: .cutAtFirstFailure)
-      for entry in verdict.entries {
-        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(describe(entry.fate))")
+    if let id = restored.snapshotID, let document = try store.snapshot(id: id)?.document.data {
+      let prediction = manifest.predict(encoded: document, policy: .cutAtFirstFailure)
+      for entry in prediction.entries {
+        print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(entry.fate)")
       }
     }
 
@@ -153,15 +153,6 @@ enum DemoCommand {
       "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
         + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
     return manifest.encoded()
-  }
-
-  private static func describe(_ fate: RouteFate) -> String {
-    switch fate {
-    case .kept: "kept"
-    case .migrated(let record): "migrated to \(record.tag)@v\(record.version) \(record.json)"
-    case .dropped(let reason): "dropped: \(reason)"
-    case .undetermined(let why): "needs the app: \(why)"
-    }
   }
 
   private static func describe(_ snapshot: SceneSnapshot, print: (String) -> Void) {

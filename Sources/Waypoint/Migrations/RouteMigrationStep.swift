@@ -3,8 +3,9 @@
 ///
 /// Declarative steps are data: a manifest carries them and the `waypoint` CLI applies them without
 /// the app. A ``custom(_:_:)`` step is Swift code and always has its code: only the app runs it. A
-/// manifest describes it by name (``RouteManifest/Step/custom(name:)``), and offline tools answer
-/// "needs the app" for routes that reach one; a step without code cannot be registered.
+/// manifest describes it by name (``RouteManifest/Step/custom(name:)``), and the fate a prediction
+/// gives a route that reaches one is ``RouteFate/undetermined(_:)``; a step without code cannot be
+/// registered.
 ///
 /// `case: nil` in a field step means the payload itself is the object (a struct route); a case name
 /// means the object under that enum case (`{"profile":{"userId":1}}` has the field `userId` in the

@@ -19,7 +19,7 @@ final class ContainerLog {
   struct Entry {
     /// The key; `nil` in unkeyed and single-value containers.
     var key: String?
-    /// The request's number within its run (see ``ProbeRun/nextEvent()``).
+    /// The request's number within its run (see ``ProbeRun/nextEvent(_:)``).
     var event: Int
     var action: Action
   }

@@ -2,10 +2,10 @@
 /// `JSONDecoder()` (default strategies) reads it back, described as data.
 ///
 /// A shape lets a tool without the app's Swift types tell whether a stored payload would still
-/// decode: ``match(_:references:)`` answers ``ShapeMatch/matches`` exactly when
-/// `JSONDecoder().decode(T.self, from:)` would succeed, ``ShapeMatch/invalid(codingPath:message:)``
+/// decode: ``match(_:references:)-(JSONValue,_)`` answers ``ShapeMatch/matches`` exactly when
+/// `JSONDecoder().decode(T.self, from:)` would succeed, ``ShapeMatch/mismatch(codingPath:message:)``
 /// when it would fail, and ``ShapeMatch/undetermined(_:)`` when the payload reaches an ``opaque(_:)``
-/// part that only the app can judge. ``RouteShapeProbe`` derives shapes from real types; the JSON
+/// part that only the app can judge. `RouteShapeProbe` derives shapes from real types; the JSON
 /// form written into a route manifest is specified in `Docs/RouteShapes.md`.
 ///
 /// A shape is a tree. A route type that contains another registered route type refers to it by tag
@@ -53,7 +53,7 @@ public indirect enum RouteShape: Hashable, Sendable {
   /// A value of another registered route type, described under its tag in the same manifest.
   case reference(tag: String)
   /// A part that a shape cannot express (a custom `init(from:)`, an enum whose cases no example
-  /// showed, …), with the reason. A payload that reaches it needs the app to be judged.
+  /// showed, …), with the reason. A payload that reaches it is undetermined: only the app can tell.
   case opaque(String)
 }
 

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointSQLite
+
+@testable import WaypointCLI
+
+/// Fates quote stored text (a split-view name, a payload's keys): the tool prints them, as every
+/// stored text, without terminal escapes.
+@Suite("fates in the tool's output")
+struct FateOutputTests {
+  let directory = TemporaryDirectory()
+
+  @Test("show --manifest prints the fates of hostile stored values without terminal escapes")
+  func hostileFates() throws {
+    let output = directory.url.appendingPathComponent("demo")
+    _ = run(["demo", "--output", output.path])
+    let path = output.appendingPathComponent("waypoint.sqlite").path
+    let manifest = output.appendingPathComponent("routes.manifest.json").path
+    let escape = "\u{1B}[2J\u{202E}"
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 3),
+      stacks: [
+        "shop": [RouteRecord(tag: "DemoApp.Destination", json: "{\"\(escape)\":{}}", version: 3)]
+      ],
+      split: SplitViewSnapshot(
+        columnVisibility: ColumnVisibility(rawValue: escape),
+        preferredCompactColumn: SplitColumn(rawValue: escape)))
+    try SnapshotStore(path: path).save(snapshot, scene: "hostile")
+    let result = run(["--db", path, "show", "hostile", "--manifest", manifest])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.contains("column visibility: unknown value \"\\u{1B}[2J"))
+    #expect(result.out.contains("\\u{1B}[2J"))
+    #expect(!result.out.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+  }
+}
