@@ -8,27 +8,27 @@ import Foundation
 /// only after it refused. When the two disagree (`JSONDecoder` refuses text this scanner accepts),
 /// there is no location and the message says so without one. Tests check it against
 /// `JSONSerialization` on generated and mutated texts.
-public enum JSONSyntax {
+package enum JSONSyntax {
   /// Where and why text stops being JSON.
-  public struct Problem: Hashable, Sendable, CustomStringConvertible {
+  package struct Problem: Hashable, Sendable, CustomStringConvertible {
     /// The byte offset of the problem, from 0.
-    public var offset: Int
+    package var offset: Int
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// The column in Unicode scalars, from 1.
-    public var column: Int
+    package var column: Int
     /// What is wrong there.
-    public var message: String
+    package var message: String
 
     /// `expected a value, found 'x' at line 1, column 5 (byte 4)`.
-    public var description: String {
+    package var description: String {
       "\(message) at line \(line), column \(column) (byte \(offset))"
     }
   }
 
   /// The first syntax error in `data`, or `nil` when it is one JSON value (with whitespace around
   /// it). Nesting is followed at most `maxDepth` levels (deeper text is reported there).
-  public static func firstProblem(in data: Data, maxDepth: Int = 512) -> Problem? {
+  package static func firstProblem(in data: Data, maxDepth: Int = 512) -> Problem? {
     let bytes = [UInt8](data)
     var scanner = Scanner(bytes: bytes, maxDepth: maxDepth)
     guard let (offset, message) = scanner.document() else { return nil }

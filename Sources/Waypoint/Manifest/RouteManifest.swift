@@ -19,14 +19,14 @@ public struct RouteManifest: Sendable {
     public var version: Int
     /// Older names that resolve to this tag.
     public var aliases: [String]
-    /// The JSON shape of a current value.
-    public var shape: RouteShape
+    /// The JSON shape of a current value (package API: the manifest's JSON carries it for tools).
+    package var shape: RouteShape
     /// How stored values of older versions become current ones. Custom steps have their name only.
     public var migrations: [Migration]
 
     /// Creates a manifest entry.
     /// Custom steps given with code keep their names only.
-    public init(
+    package init(
       tag: String, version: Int, aliases: [String], shape: RouteShape, migrations: [Migration]
     ) {
       self.tag = tag

@@ -23,7 +23,7 @@ extension RouteShape: Codable {
   ///
   /// - Throws: `DecodingError` when the value is not an object, has no `kind`, or a known kind
   ///   lacks one of its members.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let name = try container.decode(String.self, forKey: .kind)
     guard let kind = Kind(rawValue: name) else {
@@ -56,7 +56,7 @@ extension RouteShape: Codable {
   }
 
   /// Writes the manifest form: `kind` and the members of that kind.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(kind.rawValue, forKey: .kind)
     switch self {
@@ -107,7 +107,7 @@ extension RouteShape.Field: Codable {
   /// Reads a field.
   ///
   /// - Throws: `DecodingError` when `name` or `shape` is missing or mistyped.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       try container.decode(String.self, forKey: .name),
@@ -116,7 +116,7 @@ extension RouteShape.Field: Codable {
   }
 
   /// Writes `name`, `required` and `shape`.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)
     try container.encode(isRequired, forKey: .required)
@@ -133,7 +133,7 @@ extension RouteShape.Case: Codable {
   /// Reads a case.
   ///
   /// - Throws: `DecodingError` when `name` is missing or a field is malformed.
-  public init(from decoder: any Decoder) throws {
+  package init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       try container.decode(String.self, forKey: .name),
@@ -141,7 +141,7 @@ extension RouteShape.Case: Codable {
   }
 
   /// Writes `name` and `fields`.
-  public func encode(to encoder: any Encoder) throws {
+  package func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .name)
     try container.encode(fields, forKey: .fields)

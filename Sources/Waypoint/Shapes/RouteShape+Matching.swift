@@ -1,7 +1,7 @@
 extension RouteShape {
   /// Whether `JSONDecoder().decode(T.self, from:)` would accept `value`, for the type `T` this shape
   /// describes, judged without the type. See ``match(json:references:limits:)``.
-  public func match(
+  package func match(
     _ value: JSONValue,
     references: (String) -> RouteShape? = { _ in nil }
   ) -> ShapeMatch {
@@ -33,7 +33,7 @@ extension RouteShape {
   ///   - references: The shape registered under a tag, for ``reference(tag:)``; `nil` when the
   ///     manifest does not describe the tag.
   ///   - limits: Caps on the payload's size and nesting.
-  public func match(
+  package func match(
     json: String,
     references: (String) -> RouteShape? = { _ in nil },
     limits: InputLimits = .default

@@ -10,7 +10,7 @@
 ///
 /// A shape is a tree. A route type that contains another registered route type refers to it by tag
 /// with ``reference(tag:)``, which is also how a recursive type describes itself.
-public indirect enum RouteShape: Hashable, Sendable {
+package indirect enum RouteShape: Hashable, Sendable {
   /// A JSON string (`String`).
   case string
   /// A JSON number that the given Swift integer type accepts: a whole number within its range,
@@ -59,13 +59,13 @@ public indirect enum RouteShape: Hashable, Sendable {
 
 extension RouteShape {
   /// Whether the shape accepts `null`: an ``optional(_:)``.
-  public var isOptional: Bool {
+  package var isOptional: Bool {
     if case .optional = self { return true }
     return false
   }
 
   /// Whether an ``opaque(_:)`` occurs anywhere in the shape (references are not followed).
-  public var containsOpaque: Bool {
+  package var containsOpaque: Bool {
     switch self {
     case .opaque: true
     case .optional(let wrapped), .array(let wrapped), .dictionary(let wrapped):

@@ -3,7 +3,7 @@ extension RouteShape {
   ///
   /// `Int` and `UInt` have the width of the platform running the check (64 bits on every platform
   /// Waypoint's tools run on; 32 bits on watchOS `arm64_32`).
-  public enum IntegerType: String, Hashable, Sendable, CaseIterable, Codable {
+  package enum IntegerType: String, Hashable, Sendable, CaseIterable, Codable {
     /// `Int`.
     case int = "Int"
     /// `Int8`.
@@ -26,7 +26,7 @@ extension RouteShape {
     case uint64 = "UInt64"
 
     /// Whether the type has negative values.
-    public var isSigned: Bool {
+    package var isSigned: Bool {
       switch self {
       case .int, .int8, .int16, .int32, .int64: true
       case .uint, .uint8, .uint16, .uint32, .uint64: false
@@ -34,7 +34,7 @@ extension RouteShape {
     }
 
     /// Whether the type holds `value`.
-    public func holds(_ value: Int64) -> Bool {
+    package func holds(_ value: Int64) -> Bool {
       switch self {
       case .int: Int(exactly: value) != nil
       case .int8: Int8(exactly: value) != nil
@@ -50,7 +50,7 @@ extension RouteShape {
     }
 
     /// Whether the type holds `value`.
-    public func holds(unsigned value: UInt64) -> Bool {
+    package func holds(unsigned value: UInt64) -> Bool {
       switch self {
       case .int: Int(exactly: value) != nil
       case .int8: Int8(exactly: value) != nil

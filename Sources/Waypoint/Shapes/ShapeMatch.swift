@@ -1,6 +1,6 @@
 /// Whether a payload matches a ``RouteShape``: what
 /// ``RouteShape/match(_:references:)-(JSONValue,_)`` concludes.
-public enum ShapeMatch: Hashable, Sendable {
+package enum ShapeMatch: Hashable, Sendable {
   /// `JSONDecoder` would decode the payload.
   case matches
   /// `JSONDecoder` would refuse the payload. `codingPath` is where, in the dotted form of restore
@@ -15,7 +15,7 @@ public enum ShapeMatch: Hashable, Sendable {
 
 extension ShapeMatch: CustomStringConvertible {
   /// One line for people.
-  public var description: String {
+  package var description: String {
     switch self {
     case .matches: "matches"
     case .mismatch(let path, let message):
