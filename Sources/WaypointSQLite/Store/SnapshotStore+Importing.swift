@@ -31,16 +31,7 @@ package struct SnapshotImporter {
   package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
-    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
-    do {
-      try snapshot.check()
-    } catch {
-      throw .invalidSnapshot(error)
-    }
-    let document = snapshot.encoded()
-    guard document.count <= limits.maxDocumentBytes else {
-      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
-    }
+    let document = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
     do {
       try database.run(
         """

@@ -66,8 +66,8 @@ extension SnapshotStore {
   }
 
   /// The document a save writes, after the checks that need no file: the scene id, the snapshot's
-  /// own check, the size limit.
-  private static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
+  /// own check, the size limit. Saves and imports both go through it.
+  static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
     throws(StoreError) -> Data
   {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
