@@ -164,3 +164,29 @@ struct RelaunchTests {
     #expect(failure?.message.hasPrefix("launch 1: saving scene a failed: ") == true)
   }
 }
+
+@Suite("Relaunch assertions in their reporting form")
+struct RelaunchReportingTests {
+  @Test(
+    "each reporting form passes where its throwing form passes, and records an issue where it fails"
+  )
+  func reportingForms() {
+    let v1 = Restorer(registry: DemoApp.V1.registry())
+    let v3 = Restorer(registry: DemoApp.V3.registry())
+    let scene = SceneBuilder(registry: DemoApp.V3.registry()).main(DemoApp.V3.Destination.settings)
+      .snapshot
+    #expect(assertSurvivesRelaunch(scene, restoringWith: v3))
+    #expect(assertCrashLoopEndsAtRoot(scene, restoringWith: v3))
+    #expect(assertSurvivesDowngrade(scene, older: v1, newer: v3))
+    #expect(assertDiscardedSceneRestoresToRoot(scene, restoringWith: v3))
+    withKnownIssue {
+      #expect(!assertSurvivesRelaunch(scene, restoringWith: v1))
+      #expect(!assertCrashLoopEndsAtRoot(scene, restoringWith: v1))
+    } matching: { issue in
+      issue.comments.first?.rawValue.hasPrefix("relaunch of scene main: launch 2 restored root")
+        == true
+        || issue.comments.first?.rawValue.hasPrefix(
+          "crash loop of scene main: the snapshot restores") == true
+    }
+  }
+}
