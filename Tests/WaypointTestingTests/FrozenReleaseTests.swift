@@ -202,3 +202,47 @@ struct FrozenReleaseTests {
     #expect(message(gone) == "release 1.0, scene feed: \(gone.path)/1.0/feed.path.json is missing")
   }
 }
+
+@Suite("Frozen releases from a store")
+struct FrozenReleaseStoreTests {
+  @Test("the latest snapshot of each scene in a store is frozen byte for byte under its scene id")
+  func fromStore() throws {
+    var device = try RelaunchSimulator()
+    defer { device.removeFiles() }
+    var old = DemoApp.savedScene()
+    old.stacks["shop"] = []
+    try device.save(old, scene: "ipad")
+    try device.save(DemoApp.savedScene(), scene: "ipad")
+    try device.save(
+      SceneBuilder(registry: DemoApp.V1.registry()).main(DemoApp.V1.Route.faq).snapshot,
+      scene: "phone")
+    var release = FrozenRelease("1.0", registry: DemoApp.V1.registry())
+    let added = try device.launch { store throws(WaypointTestFailure) in
+      try release.addLatest(from: store)
+    }
+    #expect(added.sorted() == ["ipad", "phone"])
+    let ipad = try #require(release.fixtures.first { $0.name == "ipad" })
+    #expect(try SceneSnapshot(decoding: ipad.fixture.data).stacks["shop"]?.count == 3)
+    let folder = try temporaryFolder()
+    try release.record(in: folder, restoringWith: Restorer(registry: DemoApp.V1.registry()))
+    try WaypointAssert.releasesRestore(
+      in: folder, with: Restorer(registry: DemoApp.V1.registry()), recordingExpectations: false)
+
+    let missing = #expect(throws: WaypointTestFailure.self) {
+      try device.launch { store throws(WaypointTestFailure) in
+        try release.addLatest(from: store, scenes: ["tv"])
+      }
+    }
+    #expect(missing?.message == "\(device.storePath): scene tv has no snapshot")
+    try device.save(DemoApp.savedScene(), scene: "a/b")
+    let badName = #expect(throws: WaypointTestFailure.self) {
+      try device.launch { store throws(WaypointTestFailure) in
+        try release.addLatest(from: store, scenes: ["a/b"])
+      }
+    }
+    #expect(
+      badName?.message
+        == "scene a/b cannot name a fixture file (a name uses only letters, digits, '-', '_' and '.'): "
+        + "add it with add(_:snapshot:) under a name of your own")
+  }
+}
