@@ -104,4 +104,21 @@ struct RoundTripTests {
           + "  predicted restored, restore gave root, stack main[0] undecodable",
       ])
   }
+
+  @Test(
+    "a manifest built from too few examples predicts drops the restore does not make, and says why")
+  func missingExamples() throws {
+    let registry = RouteRegistry().registering(Route.self, examples: [.home])
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.roundTrips(
+        [Route.category(name: "x")], restoringWith: Restorer(registry: registry))
+    }
+    let name = _typeName(Route.self, qualified: true)
+    #expect(
+      failure?.message
+        == "value 0 (category(name: \"x\")), unchanged: stored \(name) version 1 {\"category\":{\"name\":\"x\"}}\n"
+        + "  predicted root, stack main[0] undecodable, restore gave restored\n"
+        + "  The manifest's shapes come from the registry's examples: register an example of every case and field"
+    )
+  }
 }

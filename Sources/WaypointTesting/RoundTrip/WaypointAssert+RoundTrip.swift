@@ -136,7 +136,10 @@ extension WaypointAssert {
           findings.append(
             "value \(index) (\(values[index])), \(mutation.name): stored \(mutation.record.tag) version "
               + "\(mutation.record.version) \(mutation.record.json)\n  predicted \(summary(prediction.report)), "
-              + "restore gave \(summary(real))")
+              + "restore gave \(summary(real))"
+              + (prediction.report.dropped.count > real.dropped.count
+                ? "\n  The manifest's shapes come from the registry's examples: register an "
+                  + "example of every case and field" : ""))
         }
       }
     }
