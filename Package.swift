@@ -70,7 +70,8 @@ let package = Package(
     .testTarget(
       name: "WaypointCLITests",
       dependencies: [
-        "WaypointCLI", "Waypoint", "WaypointSQLite",
+        // WaypointTesting proves the release folders that `fixtures record` writes.
+        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTesting",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ],
