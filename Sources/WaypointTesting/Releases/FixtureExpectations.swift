@@ -8,7 +8,7 @@ struct FixtureExpectations: Codable, Hashable, Sendable {
 
   /// One dropped item, as the expectation names it.
   struct Drop: Codable, Hashable, Sendable, CustomStringConvertible {
-    /// `stack main[2]`, `sheet`, … (``RouteLocation``'s description).
+    /// `stack main[2]`, `sheet`, … (``/Waypoint/RouteLocation``'s description).
     var location: String
     /// The drop reason's code (`removedCase`, …).
     var code: String
