@@ -143,6 +143,48 @@ struct FrozenReleaseTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 
+  @Test("a NavigationPath fixture that stops restoring names its stack, index and stored pair")
+  func navigationPathFailure() throws {
+    let folder = try temporaryFolder()
+    try release1().record(in: folder, restoringWith: Restorer(registry: DemoApp.V1.registry()))
+    // A build that dropped the Route type altogether (its tabs remain).
+    let registry = RouteRegistry(schemaVersion: 1).registering(
+      DemoApp.V1.Tab.self, tag: "DemoApp.Tab")
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: folder, with: Restorer(registry: registry), recordingExpectations: false)
+    }
+    let feed = try #require(
+      failure?.message.components(separatedBy: "\n\n").first { $0.contains("scene feed") })
+    let expected: String = [
+      "release 1.0, scene feed: expected restored, got root (dropping stack shop[0] (unknownTag), "
+        + "stack shop[1] (aboveFailedRoute))",
+      "  stack shop[0]: dropped, unknownTag: unknown tag",
+      #"    stored: DemoApp.Route version 1 {"category":{"name":"Shoes"}}"#,
+      "    migration: none: the current registry does not know DemoApp.Route",
+    ].joined(separator: "\n")
+    #expect(feed.hasPrefix(expected))
+    #expect(feed.contains("  fixture: \(folder.path)/1.0/feed.path.json\n"))
+  }
+
+  @Test("a fixture file over the restorer's document limit is a finding, not a read")
+  func oversizedFixture() throws {
+    let folder = try temporaryFolder()
+    try release1().record(in: folder, restoringWith: Restorer(registry: DemoApp.V1.registry()))
+    let url = folder.appendingPathComponent("1.0/ipad.snapshot.json")
+    let size = try Data(contentsOf: url).count
+    var limits = InputLimits.default
+    limits.maxDocumentBytes = size - 1
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: folder, with: Restorer(registry: DemoApp.V1.registry(), limits: limits),
+        recordingExpectations: false)
+    }
+    #expect(
+      failure?.message.components(separatedBy: "\n\n").first
+        == "release 1.0, scene ipad: \(url.path): \(size) bytes, more than the \(size - 1) allowed")
+  }
+
   /// A recorded release with its expectations file replaced by `text`.
   func releaseWithExpectations(_ text: String) throws -> URL {
     let folder = try temporaryFolder()
