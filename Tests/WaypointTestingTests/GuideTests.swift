@@ -58,6 +58,14 @@ struct ShopNavigationTests {
     assertReleasesRestore(in: fixturesFolder, with: ShopRoutes.restorer)
   }
 
+  @Test("the route manifest is the committed one")
+  func manifestIsCommitted() {
+    assertManifestMatches(
+      fixturesFolder.appendingPathComponent("routes.manifest.json"),
+      registry: ShopRoutes.registry(),
+      release: "1.0")
+  }
+
   @Test("routes round-trip through the store, NavigationPath and the manifest")
   func routesRoundTrip() {
     let routes: [ShopRoute] = [

@@ -100,13 +100,35 @@ struct OutsidePackageTests {
     try suite.write(
       to: tests.appendingPathComponent("ShopTests.swift"), atomically: true, encoding: .utf8)
 
+    // The guide's first run records the manifest on purpose, and fails once saying so.
+    let first = try Self.swiftTest(folder, recording: true)
+    #expect(first.status != 0, "\(first.text)")
+    #expect(first.text.contains("recorded the current manifest because WAYPOINT_RECORD_FIXTURES=1"))
+    let run = try Self.swiftTest(folder, recording: false)
+    #expect(run.status == 0, "\(run.text)")
+    #expect(!run.text.contains("warning:"), "\(run.text)")
+    #expect(run.text.contains("Test run with 4 tests in 1 suite passed"), "\(run.text)")
+    #expect(run.text.contains("Executed 1 test, with 0 failures"), "\(run.text)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: tests.appendingPathComponent("Fixtures/routes.manifest.json").path))
+    let recorded = try FileManager.default.contentsOfDirectory(
+      atPath: tests.appendingPathComponent("Fixtures/1.0").path)
+    #expect(
+      recorded.sorted() == [
+        "expectations.json", "ipad.snapshot.json", "manifest.json", "phone.snapshot.json",
+      ])
+  }
+
+  /// `swift test` in the package at `folder`, with or without WAYPOINT_RECORD_FIXTURES=1.
+  static func swiftTest(_ folder: URL, recording: Bool) throws -> (status: Int32, text: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["swift", "test", "--package-path", folder.path]
     var environment = ProcessInfo.processInfo.environment
-    environment["WAYPOINT_RECORD_FIXTURES"] = nil
+    environment["WAYPOINT_RECORD_FIXTURES"] = recording ? "1" : nil
     process.environment = environment
-    let output = folder.appendingPathComponent("output.txt")
+    let output = folder.appendingPathComponent("output-\(recording).txt")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     let handle = try FileHandle(forWritingTo: output)
     process.standardOutput = handle
@@ -114,16 +136,6 @@ struct OutsidePackageTests {
     try process.run()
     process.waitUntilExit()
     try handle.close()
-    let text = try String(contentsOf: output, encoding: .utf8)
-    #expect(process.terminationStatus == 0, "\(text)")
-    #expect(!text.contains("warning:"), "\(text)")
-    #expect(text.contains("Test run with 3 tests in 1 suite passed"), "\(text)")
-    #expect(text.contains("Executed 1 test, with 0 failures"), "\(text)")
-    let recorded = try FileManager.default.contentsOfDirectory(
-      atPath: tests.appendingPathComponent("Fixtures/1.0").path)
-    #expect(
-      recorded.sorted() == [
-        "expectations.json", "ipad.snapshot.json", "manifest.json", "phone.snapshot.json",
-      ])
+    return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
   }
 }

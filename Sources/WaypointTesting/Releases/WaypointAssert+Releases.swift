@@ -21,7 +21,8 @@ extension WaypointAssert {
   /// `WAYPOINT_RECORD_FIXTURES=1`, which rewrites each changed `expectations.json` (to a temporary
   /// name, then renamed) and still fails, once, naming what it re-recorded.
   ///
-  /// Bad input is a finding, never a trap: a folder with no release, a missing or unreadable file,
+  /// Each folder in `folder` is a release (files beside them, such as a committed manifest, are
+  /// ignored). Bad input is a finding, never a trap: a folder with no release, a missing or unreadable file,
   /// an expectations file that is malformed, larger than 1 MiB, from a newer kit, or that names a
   /// file outside its folder.
   public static func releasesRestore(
@@ -30,8 +31,16 @@ extension WaypointAssert {
   ) throws(WaypointTestFailure) {
     let releases: [String]
     do {
+      // Folders only: a committed manifest may sit beside the releases.
       releases = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        .filter { !$0.hasPrefix(".") }.sorted()
+        .filter { name in
+          var isFolder: ObjCBool = false
+          return !name.hasPrefix(".")
+            && FileManager.default.fileExists(
+              atPath: folder.appendingPathComponent(name).path, isDirectory: &isFolder)
+            && isFolder.boolValue
+        }
+        .sorted()
     } catch {
       throw WaypointTestFailure(
         "\(folder.path): cannot list the recorded releases: \(error.localizedDescription)")
