@@ -30,7 +30,9 @@ let package = Package(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
-    .target(name: "WaypointTesting", dependencies: ["Waypoint"]),
+    // The test kit: fixtures, frozen releases, relaunches against a real store (WaypointSQLite),
+    // reporting to Swift Testing and XCTest from the toolchain.
+    .target(name: "WaypointTesting", dependencies: ["Waypoint", "WaypointSQLite"]),
     // The navigator: an observable router that restores and saves itself (Foundation and
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
@@ -57,14 +59,19 @@ let package = Package(
     .testTarget(
       name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "WaypointTestingTests", dependencies: ["WaypointTesting", "Waypoint"]),
+    .testTarget(
+      name: "WaypointTestingTests",
+      dependencies: ["WaypointTesting", "Waypoint", "WaypointSQLite"],
+      // The frozen release that Docs/Testing.md's code records, read by path.
+      exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointNavigationTests",
       dependencies: ["WaypointNavigation", "Waypoint", "WaypointSQLite"]),
     .testTarget(
       name: "WaypointCLITests",
       dependencies: [
-        "WaypointCLI", "Waypoint", "WaypointSQLite",
+        // WaypointTesting proves the release folders that `fixtures record` writes.
+        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTesting",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ],

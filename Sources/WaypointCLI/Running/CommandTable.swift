@@ -20,6 +20,7 @@ enum CommandTable {
       ExportPathCommand.self,
       StatsCommand.self,
       RecoverCommand.self,
+      FixturesCommand.self,
     ]
   }
 

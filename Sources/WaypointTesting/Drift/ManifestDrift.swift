@@ -1,0 +1,153 @@
+import Waypoint
+
+/// The differences between a committed route manifest and the current one, in route terms: what
+/// happens to the routes that the committed release saved.
+struct ManifestDrift {
+  /// One difference; `losesRoutes` when saved routes will be dropped.
+  struct Finding: Hashable {
+    var text: String
+    var losesRoutes: Bool
+  }
+
+  var committed: RouteManifest
+  var current: RouteManifest
+  /// The release that saved the routes, for the texts (`routes saved by 1.0`).
+  var release: String
+
+  func findings() -> [Finding] {
+    var findings: [Finding] = []
+    let saved = "routes saved by \(release)"
+    if current.schemaVersion < committed.schemaVersion {
+      findings.append(
+        Finding(
+          text:
+            "route schema went down from \(committed.schemaVersion) to \(current.schemaVersion): "
+            + "\(saved) will all be dropped as newer", losesRoutes: true))
+    }
+    for old in committed.routes {
+      guard let new = current.route(named: old.tag) else {
+        findings.append(
+          Finding(
+            text: "tag `\(old.tag)` removed or renamed without alias: \(saved) will be dropped",
+            losesRoutes: true))
+        continue
+      }
+      let name = new.tag == old.tag ? "`\(old.tag)`" : "`\(old.tag)` (now `\(new.tag)`)"
+      if new.version < old.version {
+        findings.append(
+          Finding(
+            text: "tag \(name) went down from version \(old.version) to \(new.version): \(saved) "
+              + "will be dropped as newer", losesRoutes: true))
+        continue
+      }
+      if new.version > old.version {
+        let starts = Set(new.migrations.map(\.from))
+        for version in old.version..<new.version where !starts.contains(version) {
+          findings.append(
+            Finding(
+              text: "tag \(name): version bumped to \(new.version) without a migration from "
+                + "\(version): \(saved) reach the new type unchanged", losesRoutes: false))
+        }
+        if new.shape != old.shape {
+          findings.append(
+            Finding(
+              text: "tag \(name): shape changed with version \(new.version) (its migrations carry "
+                + "\(saved); the round-trip and frozen-release checks prove them)",
+              losesRoutes: false))
+        }
+        continue
+      }
+      guard new.shape != old.shape else { continue }
+      findings += shapeFindings(name, old.shape, new.shape, saved: saved)
+    }
+    for new in current.routes
+    where committed.route(named: new.tag) == nil
+      && !new.aliases.contains(where: { committed.route(named: $0) != nil })
+    {
+      findings.append(Finding(text: "tag `\(new.tag)` added", losesRoutes: false))
+    }
+    return findings
+  }
+
+  /// The changes of one tag's shape at the same version.
+  private func shapeFindings(_ name: String, _ old: RouteShape, _ new: RouteShape, saved: String)
+    -> [Finding]
+  {
+    let unbumped = "without a version bump"
+    if old.containsOpaque || new.containsOpaque {
+      return [
+        Finding(
+          text: "tag \(name): shape known only in part on one side (register an example of every "
+            + "case), so not compared; the frozen-release and round-trip checks judge it",
+          losesRoutes: false)
+      ]
+    }
+    switch (old, new) {
+    case (.enumeration(let oldCases), .enumeration(let newCases)):
+      var findings: [Finding] = []
+      for oldCase in oldCases {
+        guard let newCase = newCases.first(where: { $0.name == oldCase.name }) else {
+          findings.append(
+            Finding(
+              text:
+                "tag \(name): case `\(oldCase.name)` removed \(unbumped): \(saved) with it will "
+                + "be dropped", losesRoutes: true))
+          continue
+        }
+        findings += fieldFindings(
+          "tag \(name), case `\(oldCase.name)`", oldCase.fields, newCase.fields, saved: saved)
+      }
+      for newCase in newCases where !oldCases.contains(where: { $0.name == newCase.name }) {
+        findings.append(
+          Finding(text: "tag \(name): case `\(newCase.name)` added", losesRoutes: false))
+      }
+      return findings
+    case (.object(let oldFields), .object(let newFields)):
+      return fieldFindings("tag \(name)", oldFields, newFields, saved: saved)
+    default:
+      return [
+        Finding(
+          text: "tag \(name): shape changed \(unbumped): \(saved) may no longer decode",
+          losesRoutes: true)
+      ]
+    }
+  }
+
+  private func fieldFindings(
+    _ owner: String, _ old: [RouteShape.Field], _ new: [RouteShape.Field], saved: String
+  ) -> [Finding] {
+    var findings: [Finding] = []
+    for field in new {
+      guard let before = old.first(where: { $0.name == field.name }) else {
+        if field.isRequired {
+          findings.append(
+            Finding(
+              text: "\(owner) gained field `\(field.name)` with no default: \(saved) will be "
+                + "dropped", losesRoutes: true))
+        } else {
+          findings.append(
+            Finding(text: "\(owner) gained optional field `\(field.name)`", losesRoutes: false))
+        }
+        continue
+      }
+      if before.shape != field.shape {
+        findings.append(
+          Finding(
+            text: "\(owner): field `\(field.name)` changed type without a version bump: \(saved) "
+              + "may no longer decode", losesRoutes: true))
+      } else if field.isRequired, !before.isRequired {
+        findings.append(
+          Finding(
+            text: "\(owner): field `\(field.name)` became required: \(saved) without it will be "
+              + "dropped", losesRoutes: true))
+      }
+    }
+    for field in old where !new.contains(where: { $0.name == field.name }) {
+      findings.append(
+        Finding(
+          text: "\(owner) lost field `\(field.name)` (saved values of it are ignored)",
+          losesRoutes: false))
+    }
+    return findings
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Waypoint
+
+extension WaypointAssert {
+  /// Proves that the route manifest of `registry` (the current build) is the one committed at
+  /// `file` (written by an earlier run of this assertion, or `RouteManifest(registry:).encoded()`).
+  ///
+  /// When they differ, the failure lists the differences in route terms, the ones that lose saved
+  /// routes first: "tag `Shop.Route`: case `profile` gained field `tab` with no default: routes
+  /// saved by 1.0 will be dropped", "tag `Shop.Route` removed or renamed without alias", "version
+  /// bumped to 4 without a migration from 3", so that a migration is added or the drop accepted
+  /// knowingly. `release` names the build that wrote the committed manifest.
+  ///
+  /// With `recording` (`WAYPOINT_RECORD_FIXTURES=1`) a differing or missing file is rewritten (to a
+  /// temporary name, then renamed) and the assertion still fails once, listing the differences.
+  /// An unreadable, oversized (over 1 MiB) or malformed committed manifest is a failure.
+  public static func manifestMatches(
+    _ file: URL, registry: RouteRegistry, release: String = "the committed release",
+    recording: Bool = WaypointAssert.isRecordingFixtures
+  ) throws(WaypointTestFailure) {
+    let current = RouteManifest(registry: registry)
+    let written = current.encoded()
+    let exists = FileManager.default.fileExists(atPath: file.path)
+    if !exists {
+      guard recording else {
+        throw WaypointTestFailure(
+          "\(file.path) is missing: record the manifest with "
+            + "\(recordFixturesVariable)=1 swift test, then commit it")
+      }
+      try FixtureFiles.replace(file, with: written)
+      throw WaypointTestFailure(
+        "\(file.path): recorded the current manifest because \(recordFixturesVariable)=1; commit it, "
+          + "then run the tests again without it")
+    }
+    let data = try FixtureFiles.read(file, limit: FixtureFiles.maxSmallFileBytes)
+    if data == written { return }
+    let committed: RouteManifest
+    do {
+      committed = try RouteManifest(decoding: data)
+    } catch {
+      throw WaypointTestFailure("\(file.path) is not a route manifest: \(error)")
+    }
+    let findings = ManifestDrift(committed: committed, current: current, release: release)
+      .findings()
+    let ordered = findings.filter(\.losesRoutes) + findings.filter { !$0.losesRoutes }
+    var lines = ["the route manifest differs from \(file.path):"]
+    lines += ordered.map { "  \($0.losesRoutes ? "loses routes" : "note"): \($0.text)" }
+    if ordered.isEmpty { lines.append("  (no difference in routes: only the file's bytes)") }
+    if recording {
+      try FixtureFiles.replace(file, with: written)
+      lines.append(
+        "  Re-recorded because \(recordFixturesVariable)=1: review the diff, then run again without it."
+      )
+    } else {
+      lines.append(
+        "  Add a migration for what loses routes, or accept the change on purpose: "
+          + "\(recordFixturesVariable)=1 swift test, then review the diff of the manifest.")
+    }
+    throw WaypointTestFailure(lines.joined(separator: "\n"))
+  }
+}
+
+/// Asserts ``WaypointAssert/manifestMatches(_:registry:release:recording:)``, reporting its
+/// failure to Swift Testing or XCTest at this call. Returns whether it passed.
+@discardableResult
+public func assertManifestMatches(
+  _ file: URL, registry: RouteRegistry, release: String = "the committed release",
+  fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) -> Bool {
+  FailureReporter.run(
+    at: AssertionLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  ) { () throws(WaypointTestFailure) in
+    try WaypointAssert.manifestMatches(file, registry: registry, release: release)
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Waypoint
+
+/// One release folder checked against the current build: its findings, one message each.
+struct ReleaseCheck {
+  var folder: URL
+  var release: String
+  var restorer: Restorer
+  var recording: Bool
+
+  func run() -> [String] {
+    let expectations: FixtureExpectations
+    do {
+      expectations = try load()
+    } catch {
+      return ["release \(release): \(error.message)"]
+    }
+    var findings: [String] = []
+    var current = expectations
+    for (index, expected) in expectations.fixtures.enumerated() {
+      if let problem = FixtureFiles.problem(withName: expected.name) {
+        findings.append(
+          "release \(release): expectations.json names the fixture \"\(expected.name)\": \(problem)"
+        )
+        continue
+      }
+      let url = folder.appendingPathComponent(expected.fileName)
+      let fixture: SnapshotFixture
+      do {
+        fixture = try load(url, expected)
+      } catch {
+        findings.append("release \(release), scene \(expected.name): \(error.message)")
+        continue
+      }
+      let report = fixture.restore(with: restorer).report
+      let actual = expected.expecting(report)
+      current.fixtures[index] = actual
+      if actual != expected, !recording {
+        findings.append(describe(expected, report, fixture, url))
+      }
+    }
+    if recording, current != expectations {
+      do {
+        try FixtureFiles.replace(
+          folder.appendingPathComponent(FixtureExpectations.fileName), with: current.encoded())
+        let changed = zip(expectations.fixtures, current.fixtures).filter { $0 != $1 }
+        findings.append(
+          "release \(release): re-recorded the expectations of "
+            + changed.map { "\($0.0.name) (now \($0.1.outcome))" }.joined(separator: ", ")
+            + " because \(FixtureFiles.recordVariable)=1; review the diff of expectations.json, "
+            + "then run the tests again without it")
+      } catch {
+        findings.append("release \(release): \(error.message)")
+      }
+    }
+    return findings
+  }
+
+  private func load() throws(WaypointTestFailure) -> FixtureExpectations {
+    let url = folder.appendingPathComponent(FixtureExpectations.fileName)
+    let data = try FixtureFiles.read(url, limit: FixtureFiles.maxSmallFileBytes)
+    let expectations: FixtureExpectations
+    do {
+      expectations = try JSONDecoder().decode(FixtureExpectations.self, from: data)
+    } catch {
+      throw WaypointTestFailure("\(url.path) is not an expectations file: \(error)")
+    }
+    guard expectations.formatVersion <= FixtureExpectations.currentFormatVersion else {
+      throw WaypointTestFailure(
+        "\(url.path) has format \(expectations.formatVersion); this WaypointTesting reads up to "
+          + "\(FixtureExpectations.currentFormatVersion): update the package")
+    }
+    return expectations
+  }
+
+  private func load(_ url: URL, _ expected: FixtureExpectations.Fixture)
+    throws(WaypointTestFailure) -> SnapshotFixture
+  {
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw WaypointTestFailure("\(url.path) is missing")
+    }
+    let data = try FixtureFiles.read(url, limit: restorer.limits.maxDocumentBytes)
+    switch expected.kind {
+    case "snapshot": return SnapshotFixture(data: data, kind: .snapshotDocument)
+    case "navigationPath":
+      return SnapshotFixture(
+        data: data, kind: .navigationPath(stack: expected.stack ?? SceneSnapshot.mainStackName))
+    default:
+      throw WaypointTestFailure(
+        "expectations.json gives the unknown kind \"\(expected.kind)\" (snapshot or navigationPath)"
+      )
+    }
+  }
+
+  /// The failure for a fixture whose outcome changed.
+  private func describe(
+    _ expected: FixtureExpectations.Fixture, _ report: RestoreReport, _ fixture: SnapshotFixture,
+    _ url: URL
+  ) -> String {
+    var lines = [
+      "release \(release), scene \(expected.name): expected \(Self.summary(expected.outcome, expected.drops)), "
+        + "got \(Self.summary(report.outcome.rawValue, report.dropped.map(FixtureExpectations.Drop.init)))"
+    ]
+    let stored = storedRecords(fixture)
+    for item in report.dropped where !expected.drops.contains(FixtureExpectations.Drop(item)) {
+      lines.append("  \(item.location): dropped, \(item.reason.code): \(item.reason.message)")
+      if let record = stored[item.location] {
+        lines.append("    stored: \(record.tag) version \(record.version) \(record.json)")
+        lines.append("    migration: \(migration(of: record))")
+      }
+    }
+    for drop in expected.drops
+    where !report.dropped.map(FixtureExpectations.Drop.init).contains(drop) {
+      lines.append("  \(drop.location): no longer dropped (was \(drop.code))")
+    }
+    lines.append("  fixture: \(url.path)")
+    lines.append(
+      "  To accept the new outcome on purpose, re-record the expectation: "
+        + "\(FixtureFiles.recordVariable)=1 swift test, then review the diff of "
+        + "\(release)/\(FixtureExpectations.fileName).")
+    return lines.joined(separator: "\n")
+  }
+
+  /// `partial (stack account[1] (removedCase))`, or the outcome alone with no drops.
+  private static func summary(_ outcome: String, _ drops: [FixtureExpectations.Drop]) -> String {
+    drops.isEmpty
+      ? outcome : "\(outcome) (dropping \(drops.map(\.description).joined(separator: ", ")))"
+  }
+
+  /// Each stored record of the fixture by location, as the restore read it.
+  private func storedRecords(_ fixture: SnapshotFixture) -> [RouteLocation: RouteRecord] {
+    let snapshot: SceneSnapshot?
+    switch fixture.kind {
+    case .snapshotDocument:
+      snapshot = try? SceneSnapshot(decoding: fixture.data, limits: restorer.limits)
+    case .navigationPath(let stack):
+      snapshot =
+        (try? restorer.registry.records(fromNavigationPath: fixture.data, limits: restorer.limits))
+        .map {
+          SceneSnapshot(
+            metadata: SnapshotMetadata(registry: restorer.registry), stacks: [stack: $0])
+        }
+    }
+    var records: [RouteLocation: RouteRecord] = [:]
+    for (location, record) in snapshot?.routes ?? [] { records[location] = record }
+    return records
+  }
+
+  /// `DemoApp.Route version 1 -> DemoApp.Destination version 3`, or why there is none.
+  private func migration(of record: RouteRecord) -> String {
+    guard let tag = restorer.registry.tag(resolving: record.tag),
+      let version = restorer.registry.version(of: tag)
+    else { return "none: the current registry does not know \(record.tag)" }
+    if tag == record.tag, version == record.version { return "none (\(tag) version \(version))" }
+    return "\(record.tag) version \(record.version) -> \(tag) version \(version)"
+  }
+}

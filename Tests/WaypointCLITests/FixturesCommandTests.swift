@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointSQLite
+import WaypointTesting
+
+@testable import WaypointCLI
+
+@Suite("waypoint fixtures record")
+struct FixturesCommandTests {
+  @Test(
+    "the demo's release is recorded and WaypointTesting proves it under 1.0 and judges it under 3.0"
+  )
+  func demoRelease() throws {
+    let directory = TemporaryDirectory()
+    let output = directory.url.appendingPathComponent("Fixtures").path
+    let recorded = run(["fixtures", "record", "--demo", "1.0", output])
+    #expect(recorded.status == 0, "\(recorded.err)")
+    #expect(
+      recorded.out
+        == "iphone-window: restored\nRecorded release 1.0 (1 scene) in \(output)/1.0.")
+    let folder = URL(fileURLWithPath: output)
+    try WaypointAssert.releasesRestore(
+      in: folder, with: Restorer(registry: DemoApp.V1.registry()), recordingExpectations: false)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: folder, with: Restorer(registry: DemoApp.V3.registry()), recordingExpectations: false)
+    }
+    #expect(
+      failure?.message.hasPrefix("release 1.0, scene iphone-window: expected restored, got partial")
+        == true)
+
+    let again = run(["fixtures", "record", "--demo", "1.0", output])
+    #expect(again.status == 73)
+    #expect(
+      again.err
+        == "waypoint fixtures: \(output)/1.0 exists: a recorded release is replaced only with --force"
+    )
+    let forced = run(["fixtures", "record", "--demo", "1.0", output, "--force"])
+    #expect(forced.status == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
+  }
+
+  @Test("a store's scenes are recorded with the manifest's prediction as their expectation")
+  func storeRelease() throws {
+    let directory = TemporaryDirectory()
+    let db = directory.url.appendingPathComponent("waypoint.sqlite").path
+    let registry = DemoApp.V3.registry()
+    let store = try SnapshotStore(path: db)
+    var scene = SceneSnapshot(
+      metadata: SnapshotMetadata(registry: registry),
+      stacks: [
+        "shop": registry.records(for: [
+          DemoApp.V3.Destination.category(name: "shoes"), DemoApp.V3.Destination.product(id: 3),
+        ])
+      ])
+    scene.stacks["account"] = [RouteRecord(tag: "DemoApp.Route", json: #"{"faq":{}}"#)]
+    _ = try store.save(scene, scene: "phone")
+    var searching = scene
+    searching.stacks["search"] = registry.records(for: [DemoApp.V3.Search(query: "boots")])
+    searching.stacks["search"]?[0].version = 2
+    _ = try store.save(searching, scene: "tablet")
+    let manifest = directory.url.appendingPathComponent("routes.manifest.json")
+    try RouteManifest(registry: registry).encoded().write(to: manifest)
+    let output = directory.url.appendingPathComponent("Fixtures").path
+    let recorded = run([
+      "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.0", output, "--scene",
+      "phone", "--json",
+    ])
+    #expect(recorded.status == 0, "\(recorded.err)")
+    let json = try recorded.json()
+    #expect(json["release"] as? String == "3.0")
+    let fixtures = try #require(json["fixtures"] as? [[String: Any]])
+    #expect(fixtures.first?["name"] as? String == "phone")
+    #expect(fixtures.first?["outcome"] as? String == "partial")
+    // The prediction was the real restore's outcome: WaypointTesting proves the folder.
+    try WaypointAssert.releasesRestore(
+      in: URL(fileURLWithPath: output), with: Restorer(registry: registry),
+      recordingExpectations: false)
+    // A validator the manifest cannot know changes the outcome, and the kit says so.
+    #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: URL(fileURLWithPath: output),
+        with: Restorer(registry: registry, validators: DemoApp.V3.validators),
+        recordingExpectations: false)
+    }
+
+    let custom = run([
+      "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.1", output,
+    ])
+    #expect(custom.status == 65)
+    #expect(
+      custom.err
+        == "waypoint fixtures: scene tablet: only the app can tell how it restores (an "
+        + "undetermined route); record it from a test with FrozenRelease")
+    #expect(!FileManager.default.fileExists(atPath: output + "/3.1"))
+  }
+
+  @Test(
+    "bad arguments are refused before anything is written",
+    arguments: [
+      (
+        ["fixtures", "replay", "--demo", "1.0", "F"], 64,
+        "waypoint fixtures: unknown action 'replay' (record)"
+      ),
+      (
+        ["fixtures", "record", "--demo", "../x", "F"], 64,
+        "waypoint fixtures: release '../x' cannot name a file: use 1 to 100 letters, digits, '-', '_' and '.', not starting with '.'"
+      ),
+      (
+        ["fixtures", "record", "1.0", "F"], 64,
+        "waypoint fixtures: fixtures record needs --manifest FILE (or --demo)"
+      ),
+      (
+        ["fixtures", "record", "--demo", "--scene", "a", "1.0", "F"], 64,
+        "waypoint fixtures: --demo records the demo's scene: it takes no --manifest or --scene"
+      ),
+    ])
+  func badArguments(arguments: [String], status: Int32, message: String) throws {
+    let directory = TemporaryDirectory()
+    let output = directory.url.appendingPathComponent("F").path
+    let result = run(arguments.map { $0 == "F" ? output : $0 })
+    #expect(result.status == status)
+    #expect(result.err.components(separatedBy: "\n").first == message)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointTesting
+
+@Suite("Manifest drift")
+struct ManifestDriftTests {
+  enum Before: Codable, Hashable, Sendable {
+    case home
+    case profile(userId: Int)
+    case faq
+  }
+
+  enum After: Codable, Hashable, Sendable {
+    case home
+    case profile(userId: Int, tab: String)
+    case settings
+  }
+
+  func committed(_ registry: RouteRegistry) throws -> URL {
+    let url = try temporaryFolder().appendingPathComponent("routes.manifest.json")
+    try RouteManifest(registry: registry).encoded().write(to: url)
+    return url
+  }
+
+  @Test("an unchanged registry matches its committed manifest")
+  func unchanged() throws {
+    let file = try committed(DemoApp.V3.registry())
+    try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: false)
+    #expect(assertManifestMatches(file, registry: DemoApp.V3.registry()))
+  }
+
+  @Test("changes at the same version are named in route terms, those that lose routes first")
+  func sameVersion() throws {
+    let before = RouteRegistry().registering(
+      Before.self, tag: "Shop.Route", examples: [.home, .profile(userId: 1), .faq])
+    let after = RouteRegistry().registering(
+      After.self, tag: "Shop.Route", examples: [.home, .profile(userId: 1, tab: "a"), .settings])
+    let file = try committed(before)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: after, release: "1.2", recording: false)
+    }
+    #expect(
+      failure?.message == """
+        the route manifest differs from \(file.path):
+          loses routes: tag `Shop.Route`: case `faq` removed without a version bump: routes saved by 1.2 with it will be dropped
+          loses routes: tag `Shop.Route`, case `profile` gained field `tab` with no default: routes saved by 1.2 will be dropped
+          note: tag `Shop.Route`: case `settings` added
+          Add a migration for what loses routes, or accept the change on purpose: WAYPOINT_RECORD_FIXTURES=1 swift test, then review the diff of the manifest.
+        """)
+  }
+
+  @Test(
+    "the demo's 1.0 to 3.0: a renamed tag with its alias, a deleted tag, a version bumped without a migration"
+  )
+  func demoHistory() throws {
+    let file = try committed(DemoApp.V1.registry())
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(
+        file, registry: DemoApp.V3.registry(), release: "1.0", recording: false)
+    }
+    #expect(
+      failure?.message == """
+        the route manifest differs from \(file.path):
+          loses routes: tag `DemoApp.Promo` removed or renamed without alias: routes saved by 1.0 will be dropped
+          note: tag `DemoApp.Route` (now `DemoApp.Destination`): shape changed with version 3 (its migrations carry routes saved by 1.0; the round-trip and frozen-release checks prove them)
+          note: tag `DemoApp.Search`: version bumped to 3 without a migration from 1: routes saved by 1.0 reach the new type unchanged
+          note: tag `DemoApp.Tab`: shape known only in part on one side (register an example of every case), so not compared; the frozen-release and round-trip checks judge it
+          Add a migration for what loses routes, or accept the change on purpose: WAYPOINT_RECORD_FIXTURES=1 swift test, then review the diff of the manifest.
+        """)
+  }
+
+  @Test("recording on purpose rewrites the manifest, fails once, then matches")
+  func recording() throws {
+    let file = try committed(DemoApp.V1.registry())
+    #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: true)
+    }
+    try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: false)
+    let missing = file.deletingLastPathComponent().appendingPathComponent("new.json")
+    let absent = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(missing, registry: DemoApp.V3.registry(), recording: false)
+    }
+    #expect(
+      absent?.message
+        == "\(missing.path) is missing: record the manifest with WAYPOINT_RECORD_FIXTURES=1 swift test, then commit it"
+    )
+    #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(missing, registry: DemoApp.V3.registry(), recording: true)
+    }
+    try WaypointAssert.manifestMatches(missing, registry: DemoApp.V3.registry(), recording: false)
+  }
+
+  @Test("a committed file that is not a manifest is a failure naming it")
+  func garbage() throws {
+    let file = try temporaryFolder().appendingPathComponent("routes.manifest.json")
+    try Data("[1,2".utf8).write(to: file)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: false)
+    }
+    #expect(failure?.message.hasPrefix("\(file.path) is not a route manifest: ") == true)
+  }
+
+  struct TicketBefore: Codable, Hashable, Sendable {
+    var id: Int
+    var note: String
+  }
+
+  struct TicketAfter: Codable, Hashable, Sendable {
+    var id: String
+    var extra: Int?
+  }
+
+  @Test(
+    "struct fields retyped, added as optional and lost; a version and a schema that go down; a new tag"
+  )
+  func structsAndVersions() throws {
+    let before = RouteRegistry(schemaVersion: 2)
+      .registering(
+        TicketBefore.self, tag: "Shop.Ticket", examples: [TicketBefore(id: 1, note: "n")]
+      )
+      .registering(Before.self, tag: "Shop.Route", version: 2, examples: [.home])
+    let after = RouteRegistry(schemaVersion: 1)
+      .registering(TicketAfter.self, tag: "Shop.Ticket", examples: [TicketAfter(id: "1", extra: 2)])
+      .registering(Before.self, tag: "Shop.Route", examples: [.home])
+      .registering(After.self, tag: "Shop.Next", examples: [.home])
+    let file = try committed(before)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: after, release: "2.0", recording: false)
+    }
+    #expect(
+      failure?.message == """
+        the route manifest differs from \(file.path):
+          loses routes: route schema went down from 2 to 1: routes saved by 2.0 will all be dropped as newer
+          loses routes: tag `Shop.Route` went down from version 2 to 1: routes saved by 2.0 will be dropped as newer
+          loses routes: tag `Shop.Ticket`: field `id` changed type without a version bump: routes saved by 2.0 may no longer decode
+          note: tag `Shop.Ticket` gained optional field `extra`
+          note: tag `Shop.Ticket` lost field `note` (saved values of it are ignored)
+          note: tag `Shop.Next` added
+          Add a migration for what loses routes, or accept the change on purpose: WAYPOINT_RECORD_FIXTURES=1 swift test, then review the diff of the manifest.
+        """)
+  }
+}
