@@ -27,6 +27,7 @@ extension SceneNavigator {
     if let writer {
       let restoration = await writer.restore(with: restorer)
       assign(NavigationState(restoration.scene))
+      restoredSnapshotID = restoration.snapshotID
       report = restoration.report
     } else {
       report = RestoreReport(outcome: .root)

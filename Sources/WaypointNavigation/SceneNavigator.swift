@@ -56,6 +56,9 @@ public final class SceneNavigator {
   public internal(set) var isRestoreConfirmed = false
   /// The last save's failure (the file and the cause), `nil` after a save that worked.
   public internal(set) var lastSaveError: String?
+  /// The snapshot the restore brought the scene back from, `nil` before the restore and when it
+  /// restored the root.
+  public internal(set) var restoredSnapshotID: Int64?
   /// The scene's latest snapshot in the store after the last save, `nil` before one.
   public internal(set) var savedSnapshotID: Int64?
 

@@ -1,9 +1,19 @@
+import Dispatch
 import Waypoint
 import WaypointSQLite
 
 /// Records, encodes and saves one scene's states off the main actor, one at a time and never an
 /// older state after a newer one.
+///
+/// It runs on its own serial queue, not on Swift's cooperative pool: SQLite blocks while it waits
+/// for the disk or for another process's lock, and a blocked pool thread would hold up unrelated
+/// tasks (on a two-core machine, all of them).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 actor SceneWriter {
+  private let executor = QueueExecutor(label: "org.waypoint.navigator.writer")
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
   /// What a write did.
   enum Outcome: Sendable {
     /// The state was not newer than one already written: nothing to do.
@@ -58,4 +68,20 @@ actor SceneWriter {
   func restore(with restorer: Restorer) -> StoreRestoration {
     store.restore(scene: scene, with: restorer)
   }
+}
+
+/// A serial executor over a dispatch queue.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+final class QueueExecutor: SerialExecutor {
+  private let queue: DispatchQueue
+
+  init(label: String) { queue = DispatchQueue(label: label) }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    queue.async { job.runSynchronously(on: executor) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }
