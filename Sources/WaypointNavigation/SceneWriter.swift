@@ -39,7 +39,7 @@ actor SceneWriter {
   }
 
   /// Saves `state`, the navigator's `generation`th change, unless a newer one was written already.
-  /// Returns when the snapshot is in the store (see ``SnapshotStore/save(_:scene:)`` for how
+  /// Returns when the snapshot is in the store (see ``/WaypointSQLite/SnapshotStore/save(_:scene:)`` for how
   /// durable that is).
   func write(_ state: NavigationState, generation: Int) -> Outcome {
     guard generation > written else { return .skipped }
