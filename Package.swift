@@ -36,7 +36,8 @@ let package = Package(
     // The navigator: an observable router that restores and saves itself (Foundation and
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
-    .executableTarget(name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite"]),
+    .executableTarget(
+      name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite", "WaypointNavigation"]),
     // A second process for the store's tests (inter-process locking, crashes). Not a product.
     .executableTarget(
       name: "WaypointTestHelper",
@@ -50,7 +51,7 @@ let package = Package(
     .executableTarget(
       name: "WaypointBenchmarks",
       dependencies: [
-        "Waypoint", "WaypointSQLite",
+        "Waypoint", "WaypointSQLite", "WaypointNavigation",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]

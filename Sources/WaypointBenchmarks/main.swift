@@ -1,7 +1,8 @@
 // Speed of Waypoint's save and restore, as ratios against baselines measured in the same run:
 // raw sqlite3 C calls doing the same insert and select, and plain JSONDecoder decoding the same
 // routes. Run with `swift run -c release WaypointBenchmarks [iterations]` (BENCH_RETENTION=N sets
-// the store's retention, to measure long histories). Absolute times drift
+// the store's retention, to measure long histories); `--navigator` measures a SceneNavigator's
+// navigation changes instead. Absolute times drift
 // between runs and machines; compare the ratios.
 import Foundation
 import Waypoint
@@ -20,7 +21,7 @@ enum Route: Codable, Hashable, Sendable {
   case settings
 }
 
-let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 2000
+let iterations = CommandLine.arguments.dropFirst().lazy.compactMap { Int($0) }.first ?? 2000
 let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// The median of `count` timings of `body`, in microseconds.
@@ -69,6 +70,11 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
   "waypoint-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
+
+if CommandLine.arguments.contains("--navigator") {
+  try await NavigatorBenchmark.run(iterations: iterations, in: directory)
+  exit(0)
+}
 
 print(
   "Waypoint benchmarks: \(iterations) iterations, snapshot document \(sampleDocument.count) bytes")

@@ -1,0 +1,45 @@
+import Waypoint
+import WaypointSQLite
+
+/// Something a ``SceneNavigator`` did with its store, for the app's log
+/// (``SceneNavigator/onEvent``). Failures are reported here and never thrown into view code.
+public enum NavigatorEvent: Sendable, CustomStringConvertible {
+  /// The scene was restored (or started at the root); the report says what was dropped and why.
+  case restored(RestoreReport)
+  /// A save finished: `wrote` is `false` when the state equalled the latest snapshot.
+  case saved(snapshotID: Int64, wrote: Bool)
+  /// A save failed (disk full, busy, read-only location, …); the state is saved again on the next
+  /// change or flush. The description names the file and the cause.
+  case saveFailed(String)
+  /// Routes that the registry cannot record (unregistered types, values `JSONEncoder` refuses) were
+  /// left out of the saved snapshot, each named with its place.
+  case unrecorded([String])
+  /// The crash-loop guard was told that the restored UI came up.
+  case confirmed
+  /// Telling the crash-loop guard failed; the description names the file and the cause.
+  case confirmationFailed(String)
+
+  /// One line for a log.
+  public var description: String {
+    switch self {
+    case .restored(let report):
+      "restored: \(report.outcome.rawValue), \(report.dropped.count) dropped"
+    case .saved(let id, let wrote): wrote ? "saved snapshot \(id)" : "unchanged (snapshot \(id))"
+    case .saveFailed(let message): "save failed: \(message)"
+    case .unrecorded(let places): "not saved: \(places.joined(separator: "; "))"
+    case .confirmed: "restore confirmed"
+    case .confirmationFailed(let message): "confirmation failed: \(message)"
+    }
+  }
+}
+
+/// Where a ``SceneNavigator`` keeps its state.
+public enum NavigatorPersistence: Hashable, Sendable {
+  /// No store was given (previews, tests): nothing is restored or saved.
+  case inMemory
+  /// Restored from and saved to the store at this path.
+  case store(path: String)
+  /// The store could not be opened: the navigator works, but nothing is restored or saved. The
+  /// description names the file and the cause.
+  case unavailable(String)
+}
