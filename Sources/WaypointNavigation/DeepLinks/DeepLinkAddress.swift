@@ -41,7 +41,8 @@ struct DeepLinkAddress: Sendable, Equatable {
     encoded += components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
     guard encoded.count <= limits.maxSegments else {
       throw DeepLinkError(
-        .tooLong, "the URL has \(encoded.count) path segments, over the limit of \(limits.maxSegments)")
+        .tooLong,
+        "the URL has \(encoded.count) path segments, over the limit of \(limits.maxSegments)")
     }
     segments = []
     for segment in encoded where !segment.isEmpty {
@@ -55,7 +56,8 @@ struct DeepLinkAddress: Sendable, Equatable {
     let items = components.percentEncodedQueryItems ?? []
     guard items.count <= limits.maxQueryItems else {
       throw DeepLinkError(
-        .tooLong, "the URL has \(items.count) query items, over the limit of \(limits.maxQueryItems)")
+        .tooLong,
+        "the URL has \(items.count) query items, over the limit of \(limits.maxQueryItems)")
     }
     for item in items where !item.name.isEmpty {
       let name = try Self.decoded(Substring(item.name), what: "a query item's name")
@@ -73,9 +75,12 @@ struct DeepLinkAddress: Sendable, Equatable {
   private static func decoded(_ text: Substring, what: String) throws(DeepLinkError) -> String {
     guard let decoded = String(text).removingPercentEncoding else {
       throw DeepLinkError(
-        .malformedURL, "\(what) is not valid percent-encoded UTF-8: \(DeepLinkError.printable(text))")
+        .malformedURL,
+        "\(what) is not valid percent-encoded UTF-8: \(DeepLinkError.printable(text))")
     }
-    if decoded.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) {
+    if decoded.unicodeScalars.contains(where: {
+      $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
+    }) {
       throw DeepLinkError(
         .malformedURL,
         "\(what) holds a control character: \(DeepLinkError.printable(decoded))")

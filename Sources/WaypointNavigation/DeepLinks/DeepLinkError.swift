@@ -12,7 +12,7 @@ public struct DeepLinkError: Error, Sendable {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case unsupportedScheme, unsupportedHost, unknownPath, malformedURL, tooLong
-      case missingParameter, badParameter, duplicateParameter, invalidPattern
+      case missingParameter, badParameter, duplicateParameter, refusedByApp, invalidPattern
     }
     private let value: Value
     private init(_ value: Value) { self.value = value }
@@ -38,6 +38,9 @@ public struct DeepLinkError: Error, Sendable {
     public static var badParameter: Code { Code(.badParameter) }
     /// A query item is given twice, or a query item has the name of a path parameter.
     public static var duplicateParameter: Code { Code(.duplicateParameter) }
+    /// The link's closure threw an error of its own (not a ``DeepLinkError``), which is the
+    /// ``DeepLinkError/underlying`` cause.
+    public static var refusedByApp: Code { Code(.refusedByApp) }
     /// A pattern declared by the app cannot be used (a programming error, recorded in
     /// ``DeepLinkTable/problems``).
     public static var invalidPattern: Code { Code(.invalidPattern) }
@@ -97,6 +100,14 @@ public struct DeepLinkError: Error, Sendable {
   /// - Parameter name: The parameter's name.
   public static func missingParameter(_ name: String) -> Self {
     Self(.missingParameter, "parameter \(name) is missing", parameter: name)
+  }
+
+  /// The app's closure threw `error`.
+  init(refusal error: any Error) {
+    self.init(
+      .refusedByApp,
+      "the app refused the link: \(Self.printable(String(describing: error), limit: 200))")
+    underlying = error
   }
 
   /// The same error, naming the pattern it concerns.

@@ -76,7 +76,12 @@ struct DeepLinkPattern: Sendable {
 
   /// Patterns with the same shape match the same paths: the later one could never be chosen.
   var shape: [Segment] {
-    segments.map { if case .parameter = $0 { .parameter("") } else { $0 } }
+    segments.map {
+      switch $0 {
+      case .literal(_, let key): .literal(text: key, key: key)
+      case .parameter: .parameter("")
+      }
+    }
   }
 
   /// The path parameters when `path` (decoded segments, no empty ones) matches, else `nil`.

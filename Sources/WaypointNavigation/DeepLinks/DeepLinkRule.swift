@@ -7,10 +7,11 @@
 /// |------|------------------|------------------------------|-----------------------------------|
 /// | ``push`` | the link's routes are appended | dismissed if the link has routes (it would hide them), else kept | kept |
 /// | ``replace`` | becomes the link's routes | dismissed if the link has routes, else kept | kept |
-/// | ``switchTabAndReset`` | becomes the link's routes | dismissed | cleared |
+/// | ``switchTabAndReset`` | becomes the link's routes (its root when the link has a tab and no routes) | dismissed | cleared |
 ///
-/// Other stacks (other tabs), the column visibility and the preferred compact column are never
-/// changed by a link.
+/// A link without routes changes no stack under ``push`` and ``replace``, nor under
+/// ``switchTabAndReset`` unless it names a tab. Other stacks (other tabs), the column visibility
+/// and the preferred compact column are never changed by a link.
 public enum DeepLinkRule: String, Sendable, Hashable, CaseIterable {
   /// Push the link's routes onto the restored stack: Back returns to where the user was.
   case push

@@ -6,7 +6,7 @@ import Waypoint
 ///
 /// ```swift
 /// static let links = DeepLinkTable(schemes: ["myapp"], hosts: ["example.com"])
-///   .adding("/orders/:id", tab: Tab.orders, stack: "orders") { p throws(DeepLinkError) in
+///   .adding("/orders/:id", tab: Tab.orders, stack: "orders") { p in
 ///     Route.order(try p.value("id", as: Int.self))
 ///   } parameters: { route in
 ///     if case .order(let id) = route { ["id": id] } else { nil }
@@ -55,7 +55,7 @@ public struct DeepLinkTable: Sendable {
 
   private struct Entry: Sendable {
     let pattern: DeepLinkPattern
-    let link: @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink
+    let link: @Sendable (DeepLinkParameters) throws -> DeepLink
     let parameters: (@Sendable (any RestorableRoute) -> [String: any DeepLinkValue]?)?
   }
   private var entries: [Entry] = []
@@ -105,10 +105,11 @@ public struct DeepLinkTable: Sendable {
   ///     parameters, such as `/orders/:id`; `/` alone matches the empty path.
   ///   - link: Builds the destination; it throws the ``DeepLinkError`` of
   ///     ``DeepLinkParameters/value(_:as:)`` for a missing or bad parameter, or its own
-  ///     (``DeepLinkError/badParameter(_:value:expected:)``).
+  ///     (``DeepLinkError/badParameter(_:value:expected:)``); any other error it throws is
+  ///     reported as ``DeepLinkError/Code/refusedByApp`` with the error as its cause.
   public mutating func add(
     _ pattern: String,
-    link: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink
+    link: @escaping @Sendable (DeepLinkParameters) throws -> DeepLink
   ) {
     insert(pattern, link: link, parameters: nil)
   }
@@ -124,7 +125,7 @@ public struct DeepLinkTable: Sendable {
   ///     the others become query items), or `nil` when this pattern does not lead to it.
   public mutating func add<Route: RestorableRoute>(
     _ pattern: String,
-    link: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink,
+    link: @escaping @Sendable (DeepLinkParameters) throws -> DeepLink,
     parameters: @escaping @Sendable (Route) -> [String: any DeepLinkValue]?
   ) {
     insert(pattern, link: link) { route in (route as? Route).flatMap(parameters) }
@@ -146,12 +147,12 @@ public struct DeepLinkTable: Sendable {
     tab: (any RestorableRoute)? = nil,
     stack: String = SceneSnapshot.mainStackName,
     rule: DeepLinkRule? = nil,
-    route: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> Route,
+    route: @escaping @Sendable (DeepLinkParameters) throws -> Route,
     parameters: @escaping @Sendable (Route) -> [String: any DeepLinkValue]?
   ) {
     add(
       pattern,
-      link: { p throws(DeepLinkError) in
+      link: { p in
         DeepLink(tab: tab, stack: stack, routes: [try route(p)], rule: rule)
       },
       parameters: parameters)
@@ -163,7 +164,7 @@ public struct DeepLinkTable: Sendable {
     tab: (any RestorableRoute)? = nil,
     stack: String = SceneSnapshot.mainStackName,
     rule: DeepLinkRule? = nil,
-    route: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> Route,
+    route: @escaping @Sendable (DeepLinkParameters) throws -> Route,
     parameters: @escaping @Sendable (Route) -> [String: any DeepLinkValue]?
   ) -> DeepLinkTable {
     var table = self
@@ -174,7 +175,7 @@ public struct DeepLinkTable: Sendable {
   /// A copy with one more pattern; see ``add(_:link:parameters:)``.
   public func adding<Route: RestorableRoute>(
     _ pattern: String,
-    link: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink,
+    link: @escaping @Sendable (DeepLinkParameters) throws -> DeepLink,
     parameters: @escaping @Sendable (Route) -> [String: any DeepLinkValue]?
   ) -> DeepLinkTable {
     var table = self
@@ -185,7 +186,7 @@ public struct DeepLinkTable: Sendable {
   /// A copy with one more pattern; see ``add(_:link:)``.
   public func adding(
     _ pattern: String,
-    link: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink
+    link: @escaping @Sendable (DeepLinkParameters) throws -> DeepLink
   ) -> DeepLinkTable {
     var table = self
     table.add(pattern, link: link)
@@ -194,7 +195,7 @@ public struct DeepLinkTable: Sendable {
 
   private mutating func insert(
     _ source: String,
-    link: @escaping @Sendable (DeepLinkParameters) throws(DeepLinkError) -> DeepLink,
+    link: @escaping @Sendable (DeepLinkParameters) throws -> DeepLink,
     parameters: (@Sendable (any RestorableRoute) -> [String: any DeepLinkValue]?)?
   ) {
     let pattern: DeepLinkPattern
@@ -233,7 +234,8 @@ public struct DeepLinkTable: Sendable {
   ///   ``DeepLinkError/Code/unsupportedScheme``, ``DeepLinkError/Code/unsupportedHost``,
   ///   ``DeepLinkError/Code/tooLong``, ``DeepLinkError/Code/malformedURL``,
   ///   ``DeepLinkError/Code/duplicateParameter``, ``DeepLinkError/Code/unknownPath``, or the
-  ///   parameter error of the link's closure, naming the pattern.
+  ///   parameter error of the link's closure, naming the pattern
+  ///   (``DeepLinkError/Code/refusedByApp`` when the closure threw an error of its own).
   public func link(for url: URL) throws(DeepLinkError) -> DeepLink {
     let address = try DeepLinkAddress(url, schemes: schemes, hosts: hosts, limits: limits)
     var best: (entry: Entry, path: [String: String])?
@@ -256,8 +258,10 @@ public struct DeepLinkTable: Sendable {
     }
     do {
       return try entry.link(DeepLinkParameters(path: path, query: address.query))
-    } catch {
+    } catch let error as DeepLinkError {
       throw error.at(entry.pattern.source)
+    } catch {
+      throw DeepLinkError(refusal: error).at(entry.pattern.source)
     }
   }
 
@@ -306,7 +310,9 @@ public struct DeepLinkTable: Sendable {
     }
     let names = Set(pattern.parameterNames)
     let query = parameters.filter { !names.contains($0.key) }.sorted { $0.key < $1.key }
-      .map { DeepLinkAddress.encoded($0.key) + "=" + DeepLinkAddress.encoded($0.value.deepLinkText) }
+      .map {
+        DeepLinkAddress.encoded($0.key) + "=" + DeepLinkAddress.encoded($0.value.deepLinkText)
+      }
     let prefix: String
     if let host = hosts.first {
       prefix = "https://\(host)/"
@@ -319,7 +325,9 @@ public struct DeepLinkTable: Sendable {
     } else {
       return nil
     }
-    let text = prefix + path.joined(separator: "/") + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    let text =
+      prefix + path.joined(separator: "/")
+      + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     return URL(string: text)
   }
 }

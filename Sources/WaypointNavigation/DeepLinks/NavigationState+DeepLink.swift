@@ -11,8 +11,12 @@ extension NavigationState {
     let rule = rule ?? link.rule ?? .push
     if let tab = link.tab { state.selectedTab = tab }
     switch rule {
-    case .push: state.stacks[link.stack, default: []].append(contentsOf: link.routes)
-    case .replace, .switchTabAndReset: state.stacks[link.stack] = link.routes
+    case .push where !link.routes.isEmpty:
+      state.stacks[link.stack, default: []].append(contentsOf: link.routes)
+    case .replace where !link.routes.isEmpty: state.stacks[link.stack] = link.routes
+    case .switchTabAndReset where !link.routes.isEmpty || link.tab != nil:
+      state.stacks[link.stack] = link.routes
+    default: break
     }
     if rule == .switchTabAndReset {
       state.sheet = link.sheet
