@@ -8,7 +8,7 @@ import Waypoint
 /// states are equal when they hold equal values of the same types at the same places.
 public struct NavigationState: Sendable {
   /// The stacks by name, root first. A scene with one `NavigationStack` uses
-  /// ``Waypoint/SceneSnapshot/mainStackName``; a `TabView` uses one name per tab.
+  /// ``/Waypoint/SceneSnapshot/mainStackName``; a `TabView` uses one name per tab.
   public var stacks: [String: [any RestorableRoute]]
   /// The selected tab, if the scene has tabs.
   public var selectedTab: (any RestorableRoute)?
