@@ -26,7 +26,7 @@ extension NavigationState {
     func record(_ value: (any RestorableRoute)?, _ place: String) -> RouteRecord? {
       guard let value else { return nil }
       do {
-        return try registry.record(for: value)
+        return try registry.encode(value)
       } catch {
         unrecorded.append("\(place): \(error)")
         return nil

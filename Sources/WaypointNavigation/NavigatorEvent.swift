@@ -1,3 +1,4 @@
+import Foundation
 import Waypoint
 import WaypointSQLite
 
@@ -18,6 +19,10 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
   case confirmed
   /// Telling the crash-loop guard failed; the description names the file and the cause.
   case confirmationFailed(String)
+  /// A deep link was followed (``SceneNavigator/open(_:rule:)``).
+  case linkOpened(URL)
+  /// A deep link was refused and the state left as it was: the URL and why.
+  case linkRefused(URL, String)
 
   /// One line for a log.
   public var description: String {
@@ -29,6 +34,8 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
     case .unrecorded(let places): "not saved: \(places.joined(separator: "; "))"
     case .confirmed: "restore confirmed"
     case .confirmationFailed(let message): "confirmation failed: \(message)"
+    case .linkOpened(let url): "opened \(url.absoluteString.prefix(200))"
+    case .linkRefused(let url, let why): "refused \(url.absoluteString.prefix(200)): \(why)"
     }
   }
 }

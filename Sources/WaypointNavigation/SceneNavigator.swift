@@ -65,6 +65,9 @@ public final class SceneNavigator {
   /// Called on the main actor with each thing the navigator did with its store: for the app's log.
   @ObservationIgnored public var onEvent: (@MainActor (NavigatorEvent) -> Void)?
 
+  /// The app's deep links, which ``open(_:rule:)`` follows; `nil` refuses every URL.
+  @ObservationIgnored public var deepLinks: DeepLinkTable?
+
   @ObservationIgnored let restorer: Restorer
   @ObservationIgnored let writer: SceneWriter?
   /// Changes since the restore; the writer skips a generation it has written already.

@@ -180,7 +180,7 @@ struct AutosaveTests {
     enum NewRoute: RestorableRoute { case purchase(id: Int) }
     let folder = try TemporaryFolder()
     let store = try folder.store()
-    let old = try RouteRegistry().registering(OldRoute.self, tag: "Shop.Route")
+    let old = RouteRegistry().registering(OldRoute.self, tag: "Shop.Route")
     let v1 = SceneNavigator(
       scene: "scene", store: store, restorer: Restorer(registry: old), configuration: manual)
     await v1.restore()

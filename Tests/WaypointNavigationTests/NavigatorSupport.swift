@@ -17,7 +17,7 @@ enum Tab: String, RestorableRoute { case shop, orders }
 struct Unregistered: RestorableRoute { var id: Int }
 
 func registry() throws -> RouteRegistry {
-  try RouteRegistry().registering(Route.self, tag: "Test.Route").registering(
+  RouteRegistry().registering(Route.self, tag: "Test.Route").registering(
     Tab.self, tag: "Test.Tab")
 }
 

@@ -1,0 +1,40 @@
+import Foundation
+
+extension SceneNavigator {
+  /// Follows a deep link: sets the state to what ``deepLinks`` makes of `url` from the current state
+  /// (``DeepLinkTable/state(for:from:rule:)``), which is then autosaved like any other change.
+  ///
+  /// A link that arrives before the restore has finished (the URL that launched the app) is applied
+  /// once the restore is done, on top of the restored state, never under it. A URL the table
+  /// refuses, or any URL when ``deepLinks`` is `nil`, leaves the state as it was and is reported
+  /// through ``onEvent`` (``NavigatorEvent/linkRefused(_:_:)``); it never throws into view code.
+  ///
+  /// - Parameters:
+  ///   - url: The URL from `onOpenURL`, a notification or Handoff.
+  ///   - rule: How the link combines with the state; `nil` takes the link's own rule, or else
+  ///     ``DeepLinkRule/push``.
+  public func open(_ url: URL, rule: DeepLinkRule? = nil) {
+    guard isRestored else {
+      Task {
+        _ = await restore()
+        follow(url, rule: rule)
+      }
+      return
+    }
+    follow(url, rule: rule)
+  }
+
+  /// Follows `url` at once, or reports why not.
+  private func follow(_ url: URL, rule: DeepLinkRule?) {
+    guard let deepLinks else {
+      emit(.linkRefused(url, "the navigator has no deep-link table"))
+      return
+    }
+    do {
+      state = try deepLinks.state(for: url, from: state, rule: rule)
+      emit(.linkOpened(url))
+    } catch {
+      emit(.linkRefused(url, error.description))
+    }
+  }
+}
