@@ -1,20 +1,46 @@
-import Waypoint
+/// The differences between an older route manifest (the committed one, or a released build's) and a
+/// newer one, in route terms: what happens to the routes that the older release saved.
+///
+/// The one comparison behind `WaypointTesting`'s `manifestMatches` and `waypoint manifest diff`.
+/// It reads only decoded manifests (``RouteManifest/init(decoding:limits:)`` already refused
+/// malformed, oversized and newer-format files), so it cannot fail; shapes known only in part
+/// (opaque) are reported as not compared rather than guessed.
+package struct ManifestDiff: Sendable {
+  /// One difference: its sentence, and `losesRoutes` when saved routes will be dropped.
+  package struct Finding: Hashable, Sendable {
+    package var text: String
+    package var losesRoutes: Bool
 
-/// The differences between a committed route manifest and the current one, in route terms: what
-/// happens to the routes that the committed release saved.
-struct ManifestDrift {
-  /// One difference; `losesRoutes` when saved routes will be dropped.
-  struct Finding: Hashable {
-    var text: String
-    var losesRoutes: Bool
+    package init(text: String, losesRoutes: Bool) {
+      self.text = text
+      self.losesRoutes = losesRoutes
+    }
   }
 
-  var committed: RouteManifest
-  var current: RouteManifest
+  /// The manifest of the release that saved the routes.
+  package var committed: RouteManifest
+  /// The manifest of the build that will restore them.
+  package var current: RouteManifest
   /// The release that saved the routes, for the texts (`routes saved by 1.0`).
-  var release: String
+  package var release: String
 
-  func findings() -> [Finding] {
+  package init(committed: RouteManifest, current: RouteManifest, release: String) {
+    self.committed = committed
+    self.current = current
+    self.release = release
+  }
+
+  /// The differences, the ones that lose saved routes first, each group in manifest order.
+  package func orderedFindings() -> [Finding] {
+    let all = findings()
+    return all.filter(\.losesRoutes) + all.filter { !$0.losesRoutes }
+  }
+
+  /// Whether saved routes of the older release would be dropped by the newer build.
+  package var losesRoutes: Bool { findings().contains(where: \.losesRoutes) }
+
+  /// The differences in manifest order: schema, then each older tag, then the added tags.
+  package func findings() -> [Finding] {
     var findings: [Finding] = []
     let saved = "routes saved by \(release)"
     if current.schemaVersion < committed.schemaVersion {
