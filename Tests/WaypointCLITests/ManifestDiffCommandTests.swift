@@ -48,12 +48,19 @@ struct ManifestDiffCommandTests {
     var items: Int
   }
 
+  enum Tab: String, Codable, Hashable, Sendable { case shop, orders }
+
+  enum TabAdded: String, Codable, Hashable, Sendable { case shop, orders, wallet }
+
+  enum TabRemoved: String, Codable, Hashable, Sendable { case shop }
+
   static let tag = "Shop.Route"
 
   static func before(schema: Int = 1, version: Int = 1) -> RouteRegistry {
     RouteRegistry(schemaVersion: schema).registering(
       Before.self, tag: tag, version: version, examples: [.home, .profile(userId: 1), .faq]
     ).registering(Cart.self, tag: "Shop.Cart")
+      .registering(Tab.self, tag: "Shop.Tab", examples: [.shop, .orders])
   }
 
   /// One kind of difference: the new registry, the line the diff prints for it, the exit status.
@@ -67,6 +74,7 @@ struct ManifestDiffCommandTests {
   }
 
   static let cart = RouteRegistry().registering(Cart.self, tag: "Shop.Cart")
+    .registering(Tab.self, tag: "Shop.Tab", examples: [.shop, .orders])
 
   static let changes: [Change] = [
     Change(
@@ -96,6 +104,19 @@ struct ManifestDiffCommandTests {
       new: cart.registering(
         CaseAdded.self, tag: tag, examples: [.home, .profile(userId: 1), .faq, .settings]),
       line: "  note: tag `Shop.Route`: case `settings` added", status: 0),
+    Change(
+      name: "a value added to a raw-value enum",
+      new: RouteRegistry().registering(Cart.self, tag: "Shop.Cart")
+        .registering(TabAdded.self, tag: "Shop.Tab", examples: [.shop, .orders, .wallet])
+        .registering(Before.self, tag: tag, examples: [.home, .profile(userId: 1), .faq]),
+      line: "  note: tag `Shop.Tab`: value `wallet` added", status: 0),
+    Change(
+      name: "a value removed from a raw-value enum",
+      new: RouteRegistry().registering(Cart.self, tag: "Shop.Cart")
+        .registering(TabRemoved.self, tag: "Shop.Tab", examples: [.shop])
+        .registering(Before.self, tag: tag, examples: [.home, .profile(userId: 1), .faq]),
+      line: "  loses routes: tag `Shop.Tab`: value `orders` removed without a version bump: routes "
+        + "saved by 1.0 with it will be dropped", status: 1),
     Change(
       name: "a removed tag",
       new: RouteRegistry().registering(
@@ -169,8 +190,9 @@ struct ManifestDiffCommandTests {
   func ordering() throws {
     let old = try write(Self.before(), "old.json")
     let new = try write(
-      RouteRegistry().registering(
-        CaseAdded.self, tag: Self.tag, examples: [.home, .profile(userId: 1), .faq, .settings]),
+      RouteRegistry().registering(Tab.self, tag: "Shop.Tab", examples: [.shop, .orders])
+        .registering(
+          CaseAdded.self, tag: Self.tag, examples: [.home, .profile(userId: 1), .faq, .settings]),
       "new.json")
     let result = run(["manifest", "diff", old, new])
     #expect(result.status == 1)

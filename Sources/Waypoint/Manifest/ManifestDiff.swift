@@ -130,6 +130,11 @@ package struct ManifestDiff: Sendable {
       return findings
     case (.object(let oldFields), .object(let newFields)):
       return fieldFindings("tag \(name)", oldFields, newFields, saved: saved)
+    case (.stringEnum(let oldValues), .stringEnum(let newValues)):
+      return valueFindings("tag \(name)", oldValues, newValues, saved: saved)
+    case (.integerEnum(let oldValues), .integerEnum(let newValues)):
+      return valueFindings(
+        "tag \(name)", oldValues.map(String.init), newValues.map(String.init), saved: saved)
     default:
       return [
         Finding(
@@ -156,7 +161,12 @@ package struct ManifestDiff: Sendable {
         }
         continue
       }
-      if before.shape != field.shape {
+      if let values = Self.addedValues(before.shape, field.shape) {
+        findings.append(
+          Finding(
+            text: "\(owner): field `\(field.name)` gained value\(values.count == 1 ? "" : "s") "
+              + values.map { "`\($0)`" }.joined(separator: ", "), losesRoutes: false))
+      } else if before.shape != field.shape {
         findings.append(
           Finding(
             text: "\(owner): field `\(field.name)` changed type without a version bump: \(saved) "
@@ -175,5 +185,39 @@ package struct ManifestDiff: Sendable {
           losesRoutes: false))
     }
     return findings
+  }
+
+  /// The values of a raw-value enum (`enum Tab: String`) removed and added at the same version:
+  /// a removed value drops the routes saved with it, an added one loses nothing.
+  private func valueFindings(_ owner: String, _ old: [String], _ new: [String], saved: String)
+    -> [Finding]
+  {
+    var findings: [Finding] = []
+    for value in old where !new.contains(value) {
+      findings.append(
+        Finding(
+          text: "\(owner): value `\(value)` removed without a version bump: \(saved) with it will "
+            + "be dropped", losesRoutes: true))
+    }
+    for value in new where !old.contains(value) {
+      findings.append(Finding(text: "\(owner): value `\(value)` added", losesRoutes: false))
+    }
+    return findings
+  }
+
+  /// The values a field's raw-value enum gained when it lost none (and nothing else changed),
+  /// `nil` otherwise: old routes still decode.
+  private static func addedValues(_ old: RouteShape, _ new: RouteShape) -> [String]? {
+    let values: (old: [String], new: [String])
+    switch (old, new) {
+    case (.stringEnum(let before), .stringEnum(let after)): values = (before, after)
+    case (.integerEnum(let before), .integerEnum(let after)):
+      values = (before.map(String.init), after.map(String.init))
+    case (.optional(let before), .optional(let after)): return addedValues(before, after)
+    default: return nil
+    }
+    let added = values.new.filter { !values.old.contains($0) }
+    guard !added.isEmpty, values.old.allSatisfy(values.new.contains) else { return nil }
+    return added
   }
 }
