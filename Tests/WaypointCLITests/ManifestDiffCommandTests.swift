@@ -286,4 +286,32 @@ struct ManifestDiffCommandTests {
     #expect(run(["manifest", "diff", old]).status == 64)
     #expect(run(["manifest", "diff", old, old, "--db", "x.sqlite"]).status == 64)
   }
+
+  /// The example shop's frozen releases (Tests/ExampleShopTests/Fixtures).
+  static let shop = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("ExampleShopTests/Fixtures")
+
+  @Test("the example shop's 1.0 to its committed manifest: every change named, none loses routes")
+  func exampleShop() {
+    let old = Self.shop.appendingPathComponent("1.0/manifest.json").path
+    let new = Self.shop.appendingPathComponent("routes.manifest.json").path
+    let result = run(["manifest", "diff", old, new, "--release", "1.0"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(
+      result.out == """
+        Comparing \(old) with \(new):
+          note: tag `Shop.Checkout`: shape changed with version 2 (its migrations carry routes saved by 1.0; the round-trip and frozen-release checks prove them)
+          note: tag `Shop.Route` (now `Shop.Destination`): shape changed with version 3 (its migrations carry routes saved by 1.0; the round-trip and frozen-release checks prove them)
+          note: tag `Shop.Tab`: value `wallet` added
+          note: tag `Shop.Wallet` added
+        4 differences, 0 losing routes saved by 1.0.
+        """)
+    // Backwards, as a downgrade would read them: 3.0's routes are all newer than 1.0's.
+    let back = run(["manifest", "diff", new, old, "--release", "3.0"])
+    #expect(back.status == 1)
+    #expect(
+      back.out.contains(
+        "  loses routes: route schema went down from 3 to 1: routes saved by 3.0 will all be "
+          + "dropped as newer"))
+  }
 }
