@@ -279,6 +279,16 @@ struct ManifestDiffCommandTests {
     }
   }
 
+  @Test("a folder given as OLD or NEW is refused as no input file")
+  func folder() throws {
+    let good = try write(Self.before(), "good.json")
+    for arguments in [[directory.url.path, good], [good, directory.url.path]] {
+      let result = run(["manifest", "diff"] + arguments)
+      #expect(result.status == 66)
+      #expect(result.err.contains("is a directory"))
+    }
+  }
+
   @Test("an unknown action, a missing NEW and --db are usage errors")
   func usage() throws {
     let old = try write(Self.before(), "old.json")
