@@ -279,6 +279,42 @@ struct ManifestDiffCommandTests {
     }
   }
 
+  /// A manifest of one struct tag with `count` required string fields, plus `extra`.
+  static func wide(_ count: Int, extra: String?) throws -> Data {
+    let names = (0..<count).map { "f\($0)" } + (extra.map { [$0] } ?? [])
+    let fields: [[String: Any]] = names.map {
+      ["name": $0, "required": true, "shape": ["kind": "string"]]
+    }
+    let document: [String: Any] = [
+      "manifest": 1, "schemaVersion": 1,
+      "routes": [
+        [
+          "tag": "Shop.Wide", "version": 1, "aliases": [String](), "migrations": [[String: Any]](),
+          "shape": ["kind": "object", "fields": fields],
+        ]
+      ],
+    ]
+    return try JSONSerialization.data(withJSONObject: document)
+  }
+
+  @Test(
+    "a hostile manifest of 20,000 fields (1.2 MB) is compared in linear time, naming the one added")
+  func wideManifest() throws {
+    // Before the comparison looked fields up by name, this took minutes (quadratic).
+    let old = directory.path("old.json")
+    let new = directory.path("new.json")
+    try Self.wide(20_000, extra: nil).write(to: URL(fileURLWithPath: old))
+    try Self.wide(20_000, extra: "x").write(to: URL(fileURLWithPath: new))
+    let result = run(["manifest", "diff", old, new])
+    #expect(result.status == 1)
+    let lines = result.out.split(separator: "\n").map(String.init)
+    let expected =
+      "  loses routes: tag `Shop.Wide` gained field `x` with no default: routes saved by the old "
+      + "release will be dropped"
+    #expect(lines.count == 3)
+    #expect(lines.dropFirst().first == expected)
+  }
+
   @Test("a folder given as OLD or NEW is refused as no input file")
   func folder() throws {
     let good = try write(Self.before(), "good.json")

@@ -111,8 +111,12 @@ package struct ManifestDiff: Sendable {
     switch (old, new) {
     case (.enumeration(let oldCases), .enumeration(let newCases)):
       var findings: [Finding] = []
+      // Looked up by name: a hostile manifest's thousands of cases cost linear time, not squared.
+      let newByName = Dictionary(
+        newCases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+      let oldNames = Set(oldCases.map(\.name))
       for oldCase in oldCases {
-        guard let newCase = newCases.first(where: { $0.name == oldCase.name }) else {
+        guard let newCase = newByName[oldCase.name] else {
           findings.append(
             Finding(
               text:
@@ -123,7 +127,7 @@ package struct ManifestDiff: Sendable {
         findings += fieldFindings(
           "tag \(name), case `\(oldCase.name)`", oldCase.fields, newCase.fields, saved: saved)
       }
-      for newCase in newCases where !oldCases.contains(where: { $0.name == newCase.name }) {
+      for newCase in newCases where !oldNames.contains(newCase.name) {
         findings.append(
           Finding(text: "tag \(name): case `\(newCase.name)` added", losesRoutes: false))
       }
@@ -148,8 +152,10 @@ package struct ManifestDiff: Sendable {
     _ owner: String, _ old: [RouteShape.Field], _ new: [RouteShape.Field], saved: String
   ) -> [Finding] {
     var findings: [Finding] = []
+    let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let newNames = Set(new.map(\.name))
     for field in new {
-      guard let before = old.first(where: { $0.name == field.name }) else {
+      guard let before = oldByName[field.name] else {
         if field.isRequired {
           findings.append(
             Finding(
@@ -178,7 +184,7 @@ package struct ManifestDiff: Sendable {
               + "dropped", losesRoutes: true))
       }
     }
-    for field in old where !new.contains(where: { $0.name == field.name }) {
+    for field in old where !newNames.contains(field.name) {
       findings.append(
         Finding(
           text: "\(owner) lost field `\(field.name)` (saved values of it are ignored)",
@@ -193,13 +199,15 @@ package struct ManifestDiff: Sendable {
     -> [Finding]
   {
     var findings: [Finding] = []
-    for value in old where !new.contains(value) {
+    let oldValues = Set(old)
+    let newValues = Set(new)
+    for value in old where !newValues.contains(value) {
       findings.append(
         Finding(
           text: "\(owner): value `\(value)` removed without a version bump: \(saved) with it will "
             + "be dropped", losesRoutes: true))
     }
-    for value in new where !old.contains(value) {
+    for value in new where !oldValues.contains(value) {
       findings.append(Finding(text: "\(owner): value `\(value)` added", losesRoutes: false))
     }
     return findings
@@ -216,8 +224,10 @@ package struct ManifestDiff: Sendable {
     case (.optional(let before), .optional(let after)): return addedValues(before, after)
     default: return nil
     }
-    let added = values.new.filter { !values.old.contains($0) }
-    guard !added.isEmpty, values.old.allSatisfy(values.new.contains) else { return nil }
+    let old = Set(values.old)
+    let new = Set(values.new)
+    let added = values.new.filter { !old.contains($0) }
+    guard !added.isEmpty, old.isSubset(of: new) else { return nil }
     return added
   }
 }
