@@ -87,7 +87,7 @@ public enum ShopRelease3 {
   public static var restorer: Restorer { Restorer(registry: registry()) }
 
   /// The scenes 3.0 saves: an iPhone on the new wallet tab, an iPad whose split view selects a
-  /// purchase with the sidebar hidden.
+  /// purchase with the sidebar hidden, and the scene a deep link to a product opened.
   public static func scenes() -> [ExampleShop.Scene] {
     let registry = registry()
     let metadata = SnapshotMetadata(
@@ -113,9 +113,55 @@ public enum ShopRelease3 {
         sidebarSelection: registry.record(for: Tab.orders),
         contentSelection: registry.record(for: purchase),
         columnVisibility: .detailOnly, preferredCompactColumn: .detail))
-    return [
+    var scenes = [
       ExampleShop.Scene(name: "iphone", snapshot: iphone),
       ExampleShop.Scene(name: "ipad", snapshot: ipad),
     ]
+    if let url = URL(string: "shop://product/9?variant=brown"),
+      let linked = scene(forDeepLink: url)
+    {
+      scenes.append(ExampleShop.Scene(name: "deeplink", snapshot: linked))
+    }
+    return scenes
+  }
+
+  /// The scene a deep link opens, as 3.0 saves it: `shop://product/ID?variant=NAME` (the shop tab,
+  /// its category and the product), `shop://orders/UUID` (the orders tab on the purchase) or
+  /// `shop://wallet/CODE` (the wallet tab on a gift card).
+  ///
+  /// A link that is not one of these (another scheme, an unknown host, a missing, non-numeric,
+  /// out-of-range or malformed id, extra path parts, more than 200 characters of a code or
+  /// variant) opens nothing: `nil`, and the app stays where it is. Nothing in a link traps.
+  public static func scene(forDeepLink url: URL) -> SceneSnapshot? {
+    guard url.scheme == "shop", let host = url.host else { return nil }
+    let parts = url.path.split(separator: "/").map(String.init)
+    guard parts.count == 1, let value = parts.first, !value.isEmpty, value.count <= 200 else {
+      return nil
+    }
+    let registry = registry()
+    var snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(
+        registry: registry, appBuild: appBuild, savedAt: ExampleShop.savedAt))
+    switch host {
+    case "product":
+      guard let id = Int(value), id > 0 else { return nil }
+      let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+      let variant = query.first { $0.name == "variant" }?.value ?? "standard"
+      guard !variant.isEmpty, variant.count <= 200 else { return nil }
+      snapshot.stacks["shop"] = registry.records(for: [
+        Destination.category(name: "Linked"), Destination.product(id: id, variant: variant),
+      ])
+      snapshot.selectedTab = registry.record(for: Tab.shop)
+    case "orders":
+      guard let id = UUID(uuidString: value) else { return nil }
+      snapshot.stacks["orders"] = registry.records(for: [Destination.purchase(id: id)])
+      snapshot.selectedTab = registry.record(for: Tab.orders)
+    case "wallet":
+      snapshot.stacks["wallet"] = registry.records(for: [Wallet.giftCard(code: value)])
+      snapshot.selectedTab = registry.record(for: Tab.wallet)
+    default:
+      return nil
+    }
+    return snapshot
   }
 }

@@ -121,6 +121,7 @@ struct ExampleShopTests {
       outcomes == [
         "1.0/iphone: partial", "1.0/ipad: restored", "2.0/iphone: restored",
         "2.0/ipad: restored", "3.0/iphone: restored", "3.0/ipad: restored",
+        "3.0/deeplink: restored",
       ])
     let expectations = try String(
       contentsOf: fixtures.appendingPathComponent("1.0/expectations.json"), encoding: .utf8)
@@ -226,5 +227,35 @@ struct ExampleShopTests {
     assertRoundTrips(
       [ShopRelease3.Wallet.giftCard(code: "G"), .card(last4: "0000")],
       restoringWith: ShopRelease3.restorer)
+  }
+
+  @Test("a deep link opens its tab and routes, and the scene it saved is a frozen fixture")
+  func deepLink() throws {
+    let url = try #require(URL(string: "shop://orders/E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+    let snapshot = try #require(ShopRelease3.scene(forDeepLink: url))
+    let scene = ShopRelease3.restorer.restore(snapshot)
+    #expect(scene.report.outcome == .restored)
+    #expect(
+      try scene.routes(ShopRelease3.Destination.self, in: "orders")
+        == [.purchase(id: ShopRelease3.purchase42)])
+    #expect(scene.selectedTab?.value(as: ShopRelease3.Tab.self) == .orders)
+    let committed = try Data(contentsOf: fixture("3.0", "deeplink"))
+    let linked = ShopRelease3.restorer.restore(encoded: committed)
+    #expect(
+      try linked.routes(ShopRelease3.Destination.self, in: "shop")
+        == [.category(name: "Linked"), .product(id: 9, variant: "brown")])
+  }
+
+  @Test(
+    "a hostile deep link opens nothing",
+    arguments: [
+      "https://product/9", "shop://product/abc", "shop://product/-1",
+      "shop://product/99999999999999999999999", "shop://product/9/10", "shop://orders/42",
+      "shop://nowhere/1", "shop://product", "shop://wallet/" + String(repeating: "x", count: 201),
+      "shop://product/9?variant=",
+    ])
+  func hostileDeepLink(link: String) throws {
+    let url = try #require(URL(string: link))
+    #expect(ShopRelease3.scene(forDeepLink: url) == nil)
   }
 }
