@@ -258,4 +258,42 @@ struct ExampleShopTests {
     let url = try #require(URL(string: link))
     #expect(ShopRelease3.scene(forDeepLink: url) == nil)
   }
+
+  @Test("a 3.0 that forgot to move the gift card fails the frozen releases, naming 1.0's iPad")
+  func forgottenMove() {
+    typealias Destination = ShopRelease3.Destination
+    let careless = RouteRegistry(schemaVersion: 3)
+      .registering(ShopRelease3.Tab.self, tag: "Shop.Tab", examples: ShopRelease3.Tab.allCases)
+      .registering(
+        Destination.self, tag: "Shop.Destination", version: 3,
+        migrations: [
+          RouteMigration(
+            from: 1,
+            [
+              .renameTag(from: "Shop.Route"), .renameCase(from: "order", to: "purchase"),
+              .removeCase("faq"), .renameField(case: "profile", from: "userId", to: "accountId"),
+              .addField(case: "product", name: "variant", default: .string("standard")),
+            ]),
+          RouteMigration(
+            from: 2,
+            [.mapValues(case: "purchase", field: "id", table: ShopRelease3.purchaseIDs)]),
+        ]
+      )
+      .registering(ShopRelease3.Wallet.self, tag: "Shop.Wallet")
+      .registering(
+        ShopRelease3.Checkout.self, tag: "Shop.Checkout", version: 2,
+        migrations: [
+          RouteMigration(from: 1, [.addField(case: nil, name: "currency", default: .string("EUR"))])
+        ])
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: fixtures, with: Restorer(registry: careless), recordingExpectations: false)
+    }
+    let message = failure?.message ?? ""
+    #expect(message.contains("1.0"))
+    #expect(message.contains("ipad"))
+    #expect(message.contains("stack account[1]"))
+    #expect(message.contains("WAYPOINT_RECORD_FIXTURES=1"))
+    #expect(!message.contains("2.0"), "\(message)")
+  }
 }
