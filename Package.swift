@@ -36,8 +36,10 @@ let package = Package(
     // The navigator: an observable router that restores and saves itself (Foundation and
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
-    .executableTarget(
-      name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite", "WaypointNavigation"]),
+    .executableTarget(name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite"]),
+    // The example shop in three releases whose route types changed, which Waypoint's own tests
+    // protect with WaypointTesting (Tests/ExampleShopTests). Not a product.
+    .target(name: "ExampleShop", dependencies: ["Waypoint"]),
     // A second process for the store's tests (inter-process locking, crashes). Not a product.
     .executableTarget(
       name: "WaypointTestHelper",
@@ -64,6 +66,11 @@ let package = Package(
       name: "WaypointTestingTests",
       dependencies: ["WaypointTesting", "Waypoint", "WaypointSQLite"],
       // The frozen release that Docs/Testing.md's code records, read by path.
+      exclude: ["Fixtures"]),
+    .testTarget(
+      name: "ExampleShopTests",
+      dependencies: ["ExampleShop", "Waypoint", "WaypointSQLite", "WaypointTesting"],
+      // The shop's frozen releases 1.0, 2.0, 3.0 and its committed manifest, read by path.
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointNavigationTests",

@@ -47,7 +47,11 @@ func fuzzRestore(_ data: Data) {
     _ = restorer.restore(navigationPath: data)
     _ = manifest.predict(encoded: data, policy: policy)
   }
-  _ = try? RouteManifest(decoding: data)
+  if let decoded = try? RouteManifest(decoding: data) {
+    // `waypoint manifest diff` compares hostile manifests on either side.
+    _ = ManifestDiff(committed: decoded, current: manifest, release: "fuzz").findings()
+    _ = ManifestDiff(committed: manifest, current: decoded, release: "fuzz").findings()
+  }
   if let text = String(data: data, encoding: .utf8), let value = try? JSONValue(parsing: text) {
     for route in manifest.routes {
       _ = route.shape.match(value, references: { manifest.route(named: $0)?.shape })

@@ -70,6 +70,28 @@ struct ManifestDriftTests {
         """)
   }
 
+  enum Tab: String, Codable, Hashable, Sendable { case shop, orders }
+
+  enum TabAfter: String, Codable, Hashable, Sendable { case shop, wallet }
+
+  @Test("a raw-value enum's removed value loses routes, an added one is a note (the CLI's diff)")
+  func rawValues() throws {
+    let file = try committed(
+      RouteRegistry().registering(Tab.self, tag: "Shop.Tab", examples: [.shop, .orders]))
+    let after = RouteRegistry().registering(
+      TabAfter.self, tag: "Shop.Tab", examples: [.shop, .wallet])
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: after, release: "1.0", recording: false)
+    }
+    let lines = failure?.message.split(separator: "\n").map(String.init) ?? []
+    #expect(
+      Array(lines.dropFirst().prefix(2)) == [
+        "  loses routes: tag `Shop.Tab`: value `orders` removed without a version bump: routes "
+          + "saved by 1.0 with it will be dropped",
+        "  note: tag `Shop.Tab`: value `wallet` added",
+      ])
+  }
+
   @Test("recording on purpose rewrites the manifest, fails once, then matches")
   func recording() throws {
     let file = try committed(DemoApp.V1.registry())

@@ -21,6 +21,7 @@ enum CommandTable {
       StatsCommand.self,
       RecoverCommand.self,
       FixturesCommand.self,
+      ManifestCommand.self,
     ]
   }
 

@@ -2,7 +2,7 @@
 enum ExitCode: Int32, Hashable, Sendable {
   /// Done.
   case ok = 0
-  /// The command ran, and found problems (`check`, `validate`, `repair --dry-run`).
+  /// The command ran, and found problems (`check`, `validate`, `repair --dry-run`, `manifest diff`).
   case problemsFound = 1
   /// The command line is wrong (`EX_USAGE`).
   case usage = 64
@@ -26,7 +26,7 @@ enum ExitCode: Int32, Hashable, Sendable {
     (
       .problemsFound,
       "The command ran and found problems (check, validate, repair --dry-run, a recover that could "
-        + "not read everything)."
+        + "not read everything, a manifest diff that loses saved routes)."
     ),
     (
       .usage,

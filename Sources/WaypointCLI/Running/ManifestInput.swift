@@ -26,8 +26,16 @@ enum ManifestInput {
   /// - Throws: ``CLIError``: 66 for a missing file, 65 for one that is not a manifest.
   static func manifest(in context: CommandContext) throws(CLIError) -> RouteManifest? {
     guard let path = context[manifest] else { return nil }
+    return try read(path, console: context.console)
+  }
+
+  /// The manifest in the file at `path` (`-` for stdin).
+  ///
+  /// - Throws: ``CLIError``: 66 for a missing file, 65 for one that is empty, oversized, not JSON,
+  ///   of a newer manifest format, or otherwise not a manifest.
+  static func read(_ path: String, console: Console) throws(CLIError) -> RouteManifest {
     let data = try InputFile.read(
-      path, limit: RouteManifest.defaultLimits.maxDocumentBytes, console: context.console)
+      path, limit: RouteManifest.defaultLimits.maxDocumentBytes, console: console)
     do {
       return try RouteManifest(decoding: data)
     } catch {

@@ -40,9 +40,8 @@ extension WaypointAssert {
     } catch {
       throw WaypointTestFailure("\(file.path) is not a route manifest: \(error)")
     }
-    let findings = ManifestDrift(committed: committed, current: current, release: release)
-      .findings()
-    let ordered = findings.filter(\.losesRoutes) + findings.filter { !$0.losesRoutes }
+    let ordered = ManifestDiff(committed: committed, current: current, release: release)
+      .orderedFindings()
     var lines = ["the route manifest differs from \(file.path):"]
     lines += ordered.map { "  \($0.losesRoutes ? "loses routes" : "note"): \($0.text)" }
     if ordered.isEmpty { lines.append("  (no difference in routes: only the file's bytes)") }

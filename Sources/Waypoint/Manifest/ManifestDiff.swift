@@ -1,20 +1,46 @@
-import Waypoint
+/// The differences between an older route manifest (the committed one, or a released build's) and a
+/// newer one, in route terms: what happens to the routes that the older release saved.
+///
+/// The one comparison behind `WaypointTesting`'s `manifestMatches` and `waypoint manifest diff`.
+/// It reads only decoded manifests (``RouteManifest/init(decoding:limits:)`` already refused
+/// malformed, oversized and newer-format files), so it cannot fail; shapes known only in part
+/// (opaque) are reported as not compared rather than guessed.
+package struct ManifestDiff: Sendable {
+  /// One difference: its sentence, and `losesRoutes` when saved routes will be dropped.
+  package struct Finding: Hashable, Sendable {
+    package var text: String
+    package var losesRoutes: Bool
 
-/// The differences between a committed route manifest and the current one, in route terms: what
-/// happens to the routes that the committed release saved.
-struct ManifestDrift {
-  /// One difference; `losesRoutes` when saved routes will be dropped.
-  struct Finding: Hashable {
-    var text: String
-    var losesRoutes: Bool
+    package init(text: String, losesRoutes: Bool) {
+      self.text = text
+      self.losesRoutes = losesRoutes
+    }
   }
 
-  var committed: RouteManifest
-  var current: RouteManifest
+  /// The manifest of the release that saved the routes.
+  package var committed: RouteManifest
+  /// The manifest of the build that will restore them.
+  package var current: RouteManifest
   /// The release that saved the routes, for the texts (`routes saved by 1.0`).
-  var release: String
+  package var release: String
 
-  func findings() -> [Finding] {
+  package init(committed: RouteManifest, current: RouteManifest, release: String) {
+    self.committed = committed
+    self.current = current
+    self.release = release
+  }
+
+  /// The differences, the ones that lose saved routes first, each group in manifest order.
+  package func orderedFindings() -> [Finding] {
+    let all = findings()
+    return all.filter(\.losesRoutes) + all.filter { !$0.losesRoutes }
+  }
+
+  /// Whether saved routes of the older release would be dropped by the newer build.
+  package var losesRoutes: Bool { findings().contains(where: \.losesRoutes) }
+
+  /// The differences in manifest order: schema, then each older tag, then the added tags.
+  package func findings() -> [Finding] {
     var findings: [Finding] = []
     let saved = "routes saved by \(release)"
     if current.schemaVersion < committed.schemaVersion {
@@ -85,8 +111,12 @@ struct ManifestDrift {
     switch (old, new) {
     case (.enumeration(let oldCases), .enumeration(let newCases)):
       var findings: [Finding] = []
+      // Looked up by name: a hostile manifest's thousands of cases cost linear time, not squared.
+      let newByName = Dictionary(
+        newCases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+      let oldNames = Set(oldCases.map(\.name))
       for oldCase in oldCases {
-        guard let newCase = newCases.first(where: { $0.name == oldCase.name }) else {
+        guard let newCase = newByName[oldCase.name] else {
           findings.append(
             Finding(
               text:
@@ -97,13 +127,18 @@ struct ManifestDrift {
         findings += fieldFindings(
           "tag \(name), case `\(oldCase.name)`", oldCase.fields, newCase.fields, saved: saved)
       }
-      for newCase in newCases where !oldCases.contains(where: { $0.name == newCase.name }) {
+      for newCase in newCases where !oldNames.contains(newCase.name) {
         findings.append(
           Finding(text: "tag \(name): case `\(newCase.name)` added", losesRoutes: false))
       }
       return findings
     case (.object(let oldFields), .object(let newFields)):
       return fieldFindings("tag \(name)", oldFields, newFields, saved: saved)
+    case (.stringEnum(let oldValues), .stringEnum(let newValues)):
+      return valueFindings("tag \(name)", oldValues, newValues, saved: saved)
+    case (.integerEnum(let oldValues), .integerEnum(let newValues)):
+      return valueFindings(
+        "tag \(name)", oldValues.map(String.init), newValues.map(String.init), saved: saved)
     default:
       return [
         Finding(
@@ -117,8 +152,10 @@ struct ManifestDrift {
     _ owner: String, _ old: [RouteShape.Field], _ new: [RouteShape.Field], saved: String
   ) -> [Finding] {
     var findings: [Finding] = []
+    let oldByName = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let newNames = Set(new.map(\.name))
     for field in new {
-      guard let before = old.first(where: { $0.name == field.name }) else {
+      guard let before = oldByName[field.name] else {
         if field.isRequired {
           findings.append(
             Finding(
@@ -130,7 +167,12 @@ struct ManifestDrift {
         }
         continue
       }
-      if before.shape != field.shape {
+      if let values = Self.addedValues(before.shape, field.shape) {
+        findings.append(
+          Finding(
+            text: "\(owner): field `\(field.name)` gained value\(values.count == 1 ? "" : "s") "
+              + values.map { "`\($0)`" }.joined(separator: ", "), losesRoutes: false))
+      } else if before.shape != field.shape {
         findings.append(
           Finding(
             text: "\(owner): field `\(field.name)` changed type without a version bump: \(saved) "
@@ -142,12 +184,50 @@ struct ManifestDrift {
               + "dropped", losesRoutes: true))
       }
     }
-    for field in old where !new.contains(where: { $0.name == field.name }) {
+    for field in old where !newNames.contains(field.name) {
       findings.append(
         Finding(
           text: "\(owner) lost field `\(field.name)` (saved values of it are ignored)",
           losesRoutes: false))
     }
     return findings
+  }
+
+  /// The values of a raw-value enum (`enum Tab: String`) removed and added at the same version:
+  /// a removed value drops the routes saved with it, an added one loses nothing.
+  private func valueFindings(_ owner: String, _ old: [String], _ new: [String], saved: String)
+    -> [Finding]
+  {
+    var findings: [Finding] = []
+    let oldValues = Set(old)
+    let newValues = Set(new)
+    for value in old where !newValues.contains(value) {
+      findings.append(
+        Finding(
+          text: "\(owner): value `\(value)` removed without a version bump: \(saved) with it will "
+            + "be dropped", losesRoutes: true))
+    }
+    for value in new where !oldValues.contains(value) {
+      findings.append(Finding(text: "\(owner): value `\(value)` added", losesRoutes: false))
+    }
+    return findings
+  }
+
+  /// The values a field's raw-value enum gained when it lost none (and nothing else changed),
+  /// `nil` otherwise: old routes still decode.
+  private static func addedValues(_ old: RouteShape, _ new: RouteShape) -> [String]? {
+    let values: (old: [String], new: [String])
+    switch (old, new) {
+    case (.stringEnum(let before), .stringEnum(let after)): values = (before, after)
+    case (.integerEnum(let before), .integerEnum(let after)):
+      values = (before.map(String.init), after.map(String.init))
+    case (.optional(let before), .optional(let after)): return addedValues(before, after)
+    default: return nil
+    }
+    let old = Set(values.old)
+    let new = Set(values.new)
+    let added = values.new.filter { !old.contains($0) }
+    guard !added.isEmpty, old.isSubset(of: new) else { return nil }
+    return added
   }
 }
