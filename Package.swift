@@ -36,7 +36,8 @@ let package = Package(
     // The navigator: an observable router that restores and saves itself (Foundation and
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
-    .executableTarget(name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite"]),
+    .executableTarget(
+      name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite", "ExampleShop"]),
     // The example shop in three releases whose route types changed, which Waypoint's own tests
     // protect with WaypointTesting (Tests/ExampleShopTests). Not a product.
     .target(name: "ExampleShop", dependencies: ["Waypoint"]),
@@ -64,7 +65,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointTestingTests",
-      dependencies: ["WaypointTesting", "Waypoint", "WaypointSQLite"],
+      dependencies: ["WaypointTesting", "Waypoint", "WaypointSQLite", "ExampleShop"],
       // The frozen release that Docs/Testing.md's code records, read by path.
       exclude: ["Fixtures"]),
     .testTarget(
@@ -79,7 +80,7 @@ let package = Package(
       name: "WaypointCLITests",
       dependencies: [
         // WaypointTesting proves the release folders that `fixtures record` writes.
-        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTesting",
+        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTesting", "ExampleShop",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ],

@@ -1,3 +1,4 @@
+import ExampleShop
 import Foundation
 import Testing
 import Waypoint

@@ -1,13 +1,13 @@
 import Foundation
 import Waypoint
 
-/// The example app the demo runs: a shop with three tabs, shipped in three versions.
-enum DemoApp {
+/// The example app the demo runs (`waypoint demo`; also the kit's and the CLI's tests' material): a shop with three tabs, shipped in three versions.
+package enum DemoApp {
   /// Version 1.0 of the app, as it saved its routes.
-  enum V1 {
-    enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
+  package enum V1 {
+    package enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
 
-    enum Route: Codable, Hashable, Sendable {
+    package enum Route: Codable, Hashable, Sendable {
       case category(name: String)
       case product(id: Int)
       case order(id: Int)
@@ -16,11 +16,17 @@ enum DemoApp {
       case settings
     }
 
-    struct Promo: Codable, Hashable, Sendable { var code: String }
+    package struct Promo: Codable, Hashable, Sendable {
+      package var code: String
+      package init(code: String) { self.code = code }
+    }
 
-    struct Search: Codable, Hashable, Sendable { var query: String }
+    package struct Search: Codable, Hashable, Sendable {
+      package var query: String
+      package init(query: String) { self.query = query }
+    }
 
-    static func registry() -> RouteRegistry {
+    package static func registry() -> RouteRegistry {
       RouteRegistry(schemaVersion: 1)
         .registering(Tab.self, tag: "DemoApp.Tab")
         .registering(Route.self, tag: "DemoApp.Route")
@@ -34,10 +40,10 @@ enum DemoApp {
   ///   `profile(userId:)` renamed `profile(accountId:)`; the `Promo` sheet type deleted.
   /// - 3.0: purchase ids become UUIDs (through a table of the old ids); `profile` gains a `tab`;
   ///   search queries are normalized to lowercase by a custom step.
-  enum V3 {
-    enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
+  package enum V3 {
+    package enum Tab: String, Codable, Hashable, Sendable { case shop, orders, account }
 
-    enum Destination: Codable, Hashable, Sendable {
+    package enum Destination: Codable, Hashable, Sendable {
       case category(name: String)
       case product(id: Int)
       case purchase(id: UUID)
@@ -46,12 +52,15 @@ enum DemoApp {
     }
 
     /// Old integer order ids and the UUIDs the server gave them in 3.0.
-    static let purchaseIDs: [JSONValue: JSONValue] = [
+    package static let purchaseIDs: [JSONValue: JSONValue] = [
       .integer(42): .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
       .integer(43): .string("0F2C5A38-7D41-4C1B-9C0E-2B6F1D3A4E5B"),
     ]
 
-    struct Search: Codable, Hashable, Sendable { var query: String }
+    package struct Search: Codable, Hashable, Sendable {
+      package var query: String
+      package init(query: String) { self.query = query }
+    }
 
     /// The custom step of 3.0: search queries become lowercase.
     @Sendable static func lowercaseQuery(_ payload: JSONValue) throws -> JSONValue {
@@ -62,7 +71,7 @@ enum DemoApp {
       return .object(search)
     }
 
-    static func registry() -> RouteRegistry {
+    package static func registry() -> RouteRegistry {
       RouteRegistry(schemaVersion: 3)
         .registering(Tab.self, tag: "DemoApp.Tab", examples: [.shop, .orders, .account])
         .registering(
@@ -96,9 +105,9 @@ enum DemoApp {
     }
 
     /// Product 3 was discontinued.
-    static let discontinuedProducts: Set<Int> = [3]
+    package static let discontinuedProducts: Set<Int> = [3]
 
-    static let validators = [
+    package static let validators = [
       RouteValidator(Destination.self) { destination in
         if case .product(let id) = destination, discontinuedProducts.contains(id) {
           return .reject("product \(id) was discontinued")
@@ -109,11 +118,11 @@ enum DemoApp {
   }
 
   /// The build string of version 1.0, which saves the demo's scene.
-  static let appBuild = "1.0 (100)"
+  package static let appBuild = "1.0 (100)"
 
   /// The scene version 1.0 saves: one stack per tab, the orders tab selected, an iPad sidebar and a
   /// promo sheet on top.
-  static func savedScene() -> SceneSnapshot {
+  package static func savedScene() -> SceneSnapshot {
     let registry = V1.registry()
     return SceneSnapshot(
       metadata: SnapshotMetadata(registry: registry, appBuild: appBuild),
