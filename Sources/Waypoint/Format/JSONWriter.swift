@@ -27,12 +27,6 @@ struct JSONWriter {
     if !empty.isEmpty { empty[empty.count - 1] = true }
   }
 
-  /// A value another writer wrote whole (its containers closed), copied as it is.
-  mutating func value(written other: JSONWriter) {
-    separate()
-    bytes.append(contentsOf: other.bytes)
-  }
-
   mutating func integer(_ value: Int) {
     separate()
     bytes.append(contentsOf: String(value).utf8)

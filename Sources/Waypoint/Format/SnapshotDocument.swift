@@ -121,37 +121,9 @@ extension SceneSnapshot {
   /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
   /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
-    // One slot walk: the document's keys are sorted, so its stacks, which the walk visits first,
-    // come last. They are written apart as the walk goes; the other slots wait for their keys.
-    var stacksJSON = JSONWriter()
-    stacksJSON.beginObject()
-    var inStack = false
-    var slots: [RouteLocation: RouteRecord] = [:]
-    var columns = ColumnVisibility.automatic
-    var compactColumn: SplitColumn?
-    forEachSlot(
-      enteringStack: { name in
-        if inStack { stacksJSON.endArray() }
-        stacksJSON.key(name)
-        stacksJSON.beginArray()
-        inStack = true
-      },
-      { location, slot in
-        switch slot {
-        case .route(let record):
-          if case .stack = location {
-            Self.write(record, to: &stacksJSON)
-          } else {
-            slots[location] = record
-          }
-        case .columnVisibility(let visibility): columns = visibility
-        case .preferredCompactColumn(let column): compactColumn = column
-        }
-      })
-    if inStack { stacksJSON.endArray() }
-    stacksJSON.endObject()
-
-    var writer = JSONWriter(capacity: stacksJSON.bytes.count + 512)
+    // Written straight in the format's key order (keys sorted), not in slot order: a walk over the
+    // slots would have to hold the other members back until the stacks, which sort last, are done.
+    var writer = JSONWriter()
     // Members in sorted key order, as the format specifies.
     writer.beginObject()
     if let build = metadata.appBuild {
@@ -164,35 +136,42 @@ extension SceneSnapshot {
     writer.integer(metadata.routeSchemaVersion)
     writer.key("savedAt")
     writer.string(ISO8601Seconds.format(metadata.savedAt))
-    if let selectedTab = slots[.selectedTab] {
+    if let selectedTab {
       writer.key("selectedTab")
       Self.write(selectedTab, to: &writer)
     }
-    if let sheet = slots[.sheet] {
+    if let sheet {
       writer.key("sheet")
       Self.write(sheet, to: &writer)
     }
-    if split != nil {
+    if let split {
       writer.key("split")
       writer.beginObject()
       writer.key("columnVisibility")
-      writer.string(columns.rawValue)
-      if let content = slots[.contentSelection] {
+      writer.string(split.columnVisibility.rawValue)
+      if let content = split.contentSelection {
         writer.key("content")
         Self.write(content, to: &writer)
       }
-      if let compactColumn {
+      if let column = split.preferredCompactColumn {
         writer.key("preferredCompactColumn")
-        writer.string(compactColumn.rawValue)
+        writer.string(column.rawValue)
       }
-      if let sidebar = slots[.sidebarSelection] {
+      if let sidebar = split.sidebarSelection {
         writer.key("sidebar")
         Self.write(sidebar, to: &writer)
       }
       writer.endObject()
     }
     writer.key("stacks")
-    writer.value(written: stacksJSON)
+    writer.beginObject()
+    for name in stacks.keys.sorted() {
+      writer.key(name)
+      writer.beginArray()
+      for record in stacks[name] ?? [] { Self.write(record, to: &writer) }
+      writer.endArray()
+    }
+    writer.endObject()
     writer.endObject()
     return Data(writer.bytes)
   }
