@@ -37,7 +37,8 @@ let package = Package(
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
     .executableTarget(
-      name: "WaypointCLI", dependencies: ["Waypoint", "WaypointSQLite", "ExampleShop"]),
+      name: "WaypointCLI",
+      dependencies: ["Waypoint", "WaypointSQLite", "WaypointNavigation", "ExampleShop"]),
     // The example shop in three releases whose route types changed, which Waypoint's own tests
     // protect with WaypointTesting (Tests/ExampleShopTests). Not a product.
     .target(name: "ExampleShop", dependencies: ["Waypoint"]),

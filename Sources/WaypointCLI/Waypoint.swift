@@ -11,13 +11,13 @@ import Foundation
 enum WaypointTool {
   static let version = "0.1.0"
 
-  static func main() {
+  static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    exit(run(arguments, console: .standard))
+    exit(await run(arguments, console: .standard))
   }
 
   /// Runs the tool and returns its exit status (see ``ExitCode``). Never traps on bad input.
-  static func run(_ arguments: [String], console: Console) -> Int32 {
+  static func run(_ arguments: [String], console: Console) async -> Int32 {
     let tool = CommandTable.tool
     let result: ParseResult
     do {
@@ -41,7 +41,7 @@ enum WaypointTool {
       let context = CommandContext(
         command: command.declaration, arguments: arguments, console: console)
       do {
-        return try command.run(context).rawValue
+        return try await command.run(context).rawValue
       } catch {
         console.err("waypoint \(name): \(Formatting.printable(error.message))")
         if error.exitCode == .usage { console.err(UsageError(message: "", command: name).hint) }

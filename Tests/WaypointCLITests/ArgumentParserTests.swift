@@ -178,14 +178,14 @@ struct ArgumentParserTests {
   }
 
   @Test("the real tool runs usage errors to exit 64, with the message and the hint on stderr")
-  func exitStatus() {
-    let result = run(["scenes", "--bogus"])
+  func exitStatus() async {
+    let result = await run(["scenes", "--bogus"])
     #expect(result.status == 64)
     #expect(result.out.isEmpty)
     #expect(
       result.err
         == "waypoint scenes: unknown option '--bogus'\nRun 'waypoint scenes --help' for its usage.")
-    let version = run(["--version"])
+    let version = await run(["--version"])
     #expect(version.status == 0)
     #expect(version.out == "waypoint \(WaypointTool.version)")
   }

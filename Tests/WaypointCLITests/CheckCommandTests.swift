@@ -9,11 +9,11 @@ struct CheckCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("a healthy store: integrity, schema, application id, counts; exit 0")
-  func healthy() throws {
+  func healthy() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings]), scene: "a")
-    let result = run(["--db", path, "check"])
+    let result = await run(["--db", path, "check"])
     let v = SnapshotStore.supportedSchemaVersion
     #expect(result.status == 0)
     #expect(
@@ -29,9 +29,9 @@ struct CheckCommandTests {
   }
 
   @Test("quarantined snapshots are problems: exit 1, each listed")
-  func quarantined() throws {
+  func quarantined() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "check"])
+    let result = await run(["--db", path, "check"])
     #expect(result.status == 1)
     #expect(result.out.contains("result         1 problem\n"))
     #expect(
@@ -41,24 +41,24 @@ struct CheckCommandTests {
   }
 
   @Test("--full runs integrity_check and reads every document")
-  func full() throws {
+  func full() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 1", blob: Data("{}".utf8)) == 0)
-    let result = run(["--db", path, "check", "--full"])
+    let result = await run(["--db", path, "check", "--full"])
     #expect(result.status == 1)
     #expect(result.out.contains("integrity      ok (integrity_check)"))
     #expect(result.out.contains("documents      1 unreadable"))
     #expect(
       result.out.contains("  - snapshot 1 of scene phone cannot be read: missing field format"))
-    let quick = run(["--db", path, "check"])
+    let quick = await run(["--db", path, "check"])
     #expect(!quick.out.contains("documents"))
   }
 
   @Test("--json reports the same, with ok and the problems")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "check", "--json", "--full"])
+    let result = await run(["--db", path, "check", "--json", "--full"])
     #expect(result.status == 1)
     let document = try result.json()
     #expect(document["ok"] as? Bool == false)
@@ -74,19 +74,19 @@ struct CheckCommandTests {
   }
 
   @Test("a store from a newer schema is checked, and its schema is a problem; others refuse it")
-  func newerSchema() throws {
+  func newerSchema() async throws {
     let path = try exampleStore(directory)
     let v = SnapshotStore.supportedSchemaVersion
     #expect(rawSQL(path, "INSERT INTO waypoint_migration VALUES (\(v + 1), 'future', 0)") == 0)
-    let result = run(["--db", path, "check"])
+    let result = await run(["--db", path, "check"])
     #expect(result.status == 1)
     #expect(result.out.contains("schema         version \(v + 1) (this build supports \(v))"))
     #expect(
       result.out.contains("  - schema version \(v + 1) is newer than this build supports (\(v))"))
     #expect(result.out.hasSuffix("  - 1 snapshot quarantined"))
-    let document = try run(["--db", path, "check", "--json"]).json()
+    let document = try await run(["--db", path, "check", "--json"]).json()
     #expect(document["quarantined"] is NSNull)
-    let scenes = run(["--db", path, "scenes"])
+    let scenes = await run(["--db", path, "scenes"])
     #expect(scenes.status == 65)
     #expect(
       scenes.err
@@ -103,7 +103,7 @@ struct CheckCommandTests {
       ("foreign.sqlite", 65, "not a Waypoint store"),
       ("noise.sqlite", 65, "corrupt store: file is not a database"),
     ] as [(String, Int32, String)])
-  func unusableFiles(name: String, status: Int32, message: String) throws {
+  func unusableFiles(name: String, status: Int32, message: String) async throws {
     let path = directory.path(name)
     switch name {
     case "directory":
@@ -116,7 +116,7 @@ struct CheckCommandTests {
     default: break
     }
     for options in [[], ["--full"], ["--json"]] {
-      let result = run(["--db", path, "check"] + options)
+      let result = await run(["--db", path, "check"] + options)
       #expect(result.status == status, "\(options)")
       #expect(result.out.isEmpty)
       #expect(result.err == "waypoint check: \(path): \(message)", "\(options)")
@@ -124,11 +124,11 @@ struct CheckCommandTests {
   }
 
   @Test("check --full lists quarantined and unreadable snapshots, in text and in JSON")
-  func fullReport() throws {
+  func fullReport() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("[]".utf8)) == 0)
-    let result = run(["--db", path, "check", "--full"])
+    let result = await run(["--db", path, "check", "--full"])
     let v = SnapshotStore.supportedSchemaVersion
     #expect(result.status == 1)
     #expect(
@@ -144,7 +144,7 @@ struct CheckCommandTests {
           - snapshot 4 of scene broken is quarantined (unrestorable): stack main[0] Gone.Type: unknown tag
           - snapshot 2 of scene phone cannot be read: invalid field document: expected an object, found an array
         """)
-    let document = try run(["--db", path, "check", "--json", "--full"]).json()
+    let document = try await run(["--db", path, "check", "--json", "--full"]).json()
     let quarantined = try #require(document["quarantined"] as? [[String: Any]])
     #expect(quarantined.map { $0["id"] as? Int } == [4])
     #expect(quarantined.first?["scene"] as? String == "broken")
@@ -156,7 +156,7 @@ struct CheckCommandTests {
   }
 
   @Test("damaged pages are findings of the check: exit 1 with SQLite's words")
-  func damagedPages() throws {
+  func damagedPages() async throws {
     let path = directory.path()
     do {
       let store = try SnapshotStore(
@@ -172,11 +172,11 @@ struct CheckCommandTests {
       bytes.replaceSubrange(offset..<offset + 64, with: Data(repeating: 0xA5, count: 64))
     }
     try bytes.write(to: URL(fileURLWithPath: path))
-    let result = run(["--db", path, "check"])
+    let result = await run(["--db", path, "check"])
     #expect(result.status == 1)
     #expect(result.out.contains("integrity      "))
     #expect(result.out.contains("  - integrity: "))
     // The other commands refuse the file as corrupt.
-    #expect(run(["--db", path, "scenes"]).status == 65)
+    #expect(await run(["--db", path, "scenes"]).status == 65)
   }
 }

@@ -61,17 +61,17 @@ struct DamagedStoreTests {
   }
 
   @Test("stats, export and history refuse a store with a damaged page and say what to try")
-  func hints() throws {
+  func hints() async throws {
     let path = try store()
     let (_, leaves, pageSize) = try leafPages(path)
     try damage(path, page: leaves[1], pageSize: pageSize)
     // Reading commands open the store without reading all of it (no quick_check): a command that
     // reads the damaged page refuses the store with the hint; `scenes`, which reads each scene's
     // latest snapshot only, lists what it reads when that page is not among them.
-    let scenes = run(["--db", path, "scenes"])
+    let scenes = await run(["--db", path, "scenes"])
     #expect(scenes.status == 0 || scenes.err.hasSuffix("; " + CLIError.corruptHint))
     for arguments in [["stats"], ["export"], ["history", "scene-1"]] {
-      let result = run(["--db", path] + arguments)
+      let result = await run(["--db", path] + arguments)
       #expect(result.status == 65)
       #expect(result.err.hasPrefix("waypoint \(arguments[0]): \(path): corrupt store: "))
       #expect(result.err.hasSuffix("; " + CLIError.corruptHint), "\(result.err)")
@@ -80,26 +80,26 @@ struct DamagedStoreTests {
   }
 
   @Test("check prints its integrity findings one per line, without SQLite's header")
-  func checkLines() throws {
+  func checkLines() async throws {
     let path = try store()
     let (_, leaves, pageSize) = try leafPages(path)
     try damage(path, page: leaves[1], pageSize: pageSize)
     try damage(path, page: leaves[2], pageSize: pageSize)
-    let result = run(["--db", path, "check", "--full"])
+    let result = await run(["--db", path, "check", "--full"])
     #expect(result.status == 1)
     let findings = result.out.split(separator: "\n").filter { $0.hasPrefix("  - integrity: ") }
     #expect(findings.count >= 2)
     #expect(findings.allSatisfy { !$0.contains("\\n") && !$0.contains("***") })
     #expect(result.out.contains("Page \(leaves[1])"))
     #expect(result.out.contains("hint           'waypoint recover --output NEW.sqlite'"))
-    let json = try run(["--db", path, "--json", "check"]).json()
+    let json = try await run(["--db", path, "--json", "check"]).json()
     let integrity = try #require(json["integrity"] as? [String])
     #expect(!integrity.isEmpty)
     #expect(integrity.allSatisfy { !$0.contains("\n") })
   }
 
   @Test("recover copies every row around a damaged leaf page and names the ones it held")
-  func recoverAroundALeaf() throws {
+  func recoverAroundALeaf() async throws {
     let path = try store()
     let original = rows(path)
     #expect(original.count == 60)
@@ -107,7 +107,7 @@ struct DamagedStoreTests {
     try damage(path, page: leaves[2], pageSize: pageSize)
     let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
     let output = directory.path("recovered.sqlite")
-    let result = run(["--db", path, "--json", "recover", "--output", output])
+    let result = await run(["--db", path, "--json", "recover", "--output", output])
     #expect(result.status == 1, "\(result.err)")
     let json = try result.json()
     let lost = try #require(json["lost"] as? [[String: Any]])
@@ -126,19 +126,19 @@ struct DamagedStoreTests {
     }
     // The damaged file was never written, and the new store is whole.
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == damaged)
-    #expect(run(["--db", output, "check", "--full"]).status == 0)
+    #expect(await run(["--db", output, "check", "--full"]).status == 0)
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
     #expect(!files.contains { $0.contains(".recovering-") })
   }
 
   @Test("recover of a store whose table root is damaged reads nothing but names every snapshot")
-  func recoverDamagedRoot() throws {
+  func recoverDamagedRoot() async throws {
     let path = try store()
     let original = rows(path)
     let (root, _, pageSize) = try leafPages(path)
     try damage(path, page: root, pageSize: pageSize)
     let output = directory.path("recovered.sqlite")
-    let result = run(["--db", path, "recover", "--output", output])
+    let result = await run(["--db", path, "recover", "--output", output])
     #expect(result.status == 1)
     #expect(result.out.contains("Recovered 0 snapshots of 0 scenes"))
     #expect(result.out.contains("Could not read every snapshot id: a damaged page of the table."))
@@ -148,10 +148,10 @@ struct DamagedStoreTests {
   }
 
   @Test("recover of an undamaged store copies it whole and exits 0")
-  func recoverWhole() throws {
+  func recoverWhole() async throws {
     let path = try exampleStore(directory)
     let output = directory.path("copy.sqlite")
-    let result = run(["--db", path, "recover", "--output", output])
+    let result = await run(["--db", path, "recover", "--output", output])
     #expect(result.status == 0, "\(result.err)")
     #expect(
       result.out == "Recovered 4 snapshots of 3 scenes from \(path) into \(output), a new store.")
@@ -161,7 +161,7 @@ struct DamagedStoreTests {
   }
 
   @Test("recover never writes over a file, nor onto the store itself")
-  func recoverRefusesExisting() throws {
+  func recoverRefusesExisting() async throws {
     let path = try exampleStore(directory)
     let existing = directory.path("existing.txt")
     try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
@@ -171,7 +171,7 @@ struct DamagedStoreTests {
       (path, "is the store the command reads (\(path)); refusing to write over it"),
     ] {
       let before = try Data(contentsOf: URL(fileURLWithPath: output))
-      let result = run(["--db", path, "recover", "--output", output])
+      let result = await run(["--db", path, "recover", "--output", output])
       #expect(result.status == 73)
       #expect(result.err == "waypoint recover: \(output): \(message)")
       #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before)
@@ -180,12 +180,12 @@ struct DamagedStoreTests {
 
   @Test(
     "recover of a file that is not a store, or whose header is gone, exits 65 and writes nothing")
-  func recoverNothing() throws {
+  func recoverNothing() async throws {
     let path = directory.path("text.sqlite")
     try Data(String(repeating: "just some text\n", count: 300).utf8).write(
       to: URL(fileURLWithPath: path))
     let output = directory.path("out.sqlite")
-    let result = run(["--db", path, "recover", "--output", output])
+    let result = await run(["--db", path, "recover", "--output", output])
     #expect(result.status == 65)
     #expect(result.err.hasPrefix("waypoint recover: \(path): "))
     #expect(!FileManager.default.fileExists(atPath: output))
@@ -194,35 +194,39 @@ struct DamagedStoreTests {
   }
 
   @Test("recover treats a missing file, a directory and a planted view as every command does")
-  func recoverHostile() throws {
+  func recoverHostile() async throws {
     let output = directory.path("out.sqlite")
-    let missing = run(["--db", directory.path("missing.sqlite"), "recover", "--output", output])
+    let missing = await run([
+      "--db", directory.path("missing.sqlite"), "recover", "--output", output,
+    ])
     #expect(missing.status == 66)
     let folder = directory.path("folder.sqlite")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    #expect(run(["--db", folder, "recover", "--output", output]).status == 66)
+    #expect(await run(["--db", folder, "recover", "--output", output]).status == 66)
     let path = try exampleStore(directory)
     let plant = """
       ALTER TABLE snapshot RENAME TO real_snapshot;
       CREATE VIEW snapshot AS SELECT * FROM real_snapshot;
       """
     #expect(rawSQL(path, plant) == 0)
-    let view = run(["--db", path, "recover", "--output", output])
+    let view = await run(["--db", path, "recover", "--output", output])
     #expect(view.status == 65)
     #expect(
       view.err.hasSuffix("not a usable Waypoint store: access to view \"snapshot\" prohibited"))
     #expect(!FileManager.default.fileExists(atPath: output))
-    let elsewhere = run(["--db", path, "recover", "--output", directory.path("no/such/dir.sqlite")])
+    let elsewhere = await run([
+      "--db", path, "recover", "--output", directory.path("no/such/dir.sqlite"),
+    ])
     #expect(elsewhere.status == 74)
   }
 
   @Test("recover leaves out a row whose document cannot be decoded, and lists it")
-  func recoverLeavesOutUnreadableDocuments() throws {
+  func recoverLeavesOutUnreadableDocuments() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("{]".utf8)) == 0)
     let output = directory.path("copy.sqlite")
-    let result = run(["--db", path, "--json", "recover", "--output", output])
+    let result = await run(["--db", path, "--json", "recover", "--output", output])
     #expect(result.status == 1)
     let json = try result.json()
     #expect(json["recovered"] as? Int == 3)
@@ -239,7 +243,7 @@ struct DamagedStoreTests {
   }
 
   @Test("recover loses only the row whose document's overflow page is damaged")
-  func recoverAroundADamagedRow() throws {
+  func recoverAroundADamagedRow() async throws {
     let path = try store()
     // One snapshot of about 20 KiB, whose document spills onto overflow pages holding a marker.
     let marker = String(repeating: "WAYPOINT-OVERFLOW-MARKER-", count: 800)
@@ -265,9 +269,9 @@ struct DamagedStoreTests {
     // Its first four bytes point to the next overflow page: pointing them past the file breaks
     // the chain.
     try damage(path, page: overflow, pageSize: pageSize, count: 4)
-    #expect(run(["--db", path, "scenes"]).status == 65)
+    #expect(await run(["--db", path, "scenes"]).status == 65)
     let output = directory.path("recovered.sqlite")
-    let result = run(["--db", path, "--json", "recover", "--output", output])
+    let result = await run(["--db", path, "--json", "recover", "--output", output])
     #expect(result.status == 1, "\(result.err)")
     let json = try result.json()
     let lost = try #require(json["lost"] as? [[String: Any]])

@@ -34,14 +34,31 @@ struct DemoCommandTests {
   }
 
   @Test("the demo saves a snapshot, restores it under the updated types and reports each drop")
-  func demo() throws {
+  func demo() async throws {
     let output = directory.url.appendingPathComponent("demo")
-    let result = run(["demo", "--output", output.path])
+    let result = await run(["demo", "--output", output.path])
     #expect(result.status == 0)
     #expect(result.err.isEmpty)
     let saved = try Data(contentsOf: output.appendingPathComponent("waypoint.sqlite"))
     #expect(saved.prefix(15) == Data("SQLite format 3".utf8))
-    #expect(result.out.contains("saving the same state again wrote nothing: unchanged"))
+    // Version 1.0's navigator saved the first burst, then the rest at the flush: the link it
+    // opened (order 17 on the orders tab), the split view and the sheet are in the second save.
+    #expect(result.out.contains("navigator: saved snapshot 1\n"))
+    #expect(result.out.contains("navigator: opened shopdemo://orders/17\n"))
+    #expect(result.out.contains("navigator: saved snapshot 2\n"))
+    #expect(result.out.contains("link back to order 42, for sharing: shopdemo://orders/42\n"))
+    let store = try SnapshotStore(
+      path: output.appendingPathComponent("waypoint.sqlite").path, access: .readOnly)
+    let history = try store.history(scene: DemoCommand.phoneScene)
+    #expect(history.map(\.id) == [2, 1])
+    let document = try #require(try store.snapshot(id: 2)?.document.data)
+    let session = try SceneSnapshot(decoding: document)
+    let expected = DemoApp.savedScene()
+    #expect(session.stacks == expected.stacks)
+    #expect(session.selectedTab == expected.selectedTab)
+    #expect(session.split == expected.split)
+    #expect(session.sheet == expected.sheet)
+    #expect(session.metadata.appBuild == DemoApp.appBuild)
     #expect(result.out.contains("quarantined snapshot 3 of ipad-window: unrestorable"))
     #expect(result.out.contains("stack shop: root → category(name: \"Shoes\") → product(id: 7)\n"))
     #expect(
@@ -72,24 +89,24 @@ struct DemoCommandTests {
   }
 
   @Test("the demo says where it left its store, as the other commands name a store")
-  func saysWhere() throws {
+  func saysWhere() async throws {
     let output = directory.url.appendingPathComponent("demo")
     let store = output.appendingPathComponent("waypoint.sqlite").path
-    let result = run(["demo", "--output", output.path])
+    let result = await run(["demo", "--output", output.path])
     // The tests run from .build, as `swift run` does.
     #expect(
       result.out.hasSuffix(
         "\n\nStore: \(store)\nInspect it: swift run waypoint --db \(store) scenes"))
     // And the command it suggests works.
-    let scenes = run(["--db", store, "scenes"])
+    let scenes = await run(["--db", store, "scenes"])
     #expect(scenes.status == 0)
     #expect(scenes.out.contains("iphone-window"))
   }
 
   @Test("--json gives the store and its scenes, and nothing else on stdout")
-  func json() throws {
+  func json() async throws {
     let output = directory.url.appendingPathComponent("demo")
-    let result = run(["demo", "--output", output.path, "--json"])
+    let result = await run(["demo", "--output", output.path, "--json"])
     #expect(result.status == 0)
     let document = try result.json()
     #expect(document["store"] as? String == output.appendingPathComponent("waypoint.sqlite").path)
@@ -98,18 +115,18 @@ struct DemoCommandTests {
   }
 
   @Test("the demo reports an unwritable output directory as an I/O error")
-  func unwritable() throws {
+  func unwritable() async throws {
     let file = directory.url.appendingPathComponent("file")
     try Data("x".utf8).write(to: file)
-    let result = run(["demo", "--output", file.appendingPathComponent("sub").path])
+    let result = await run(["demo", "--output", file.appendingPathComponent("sub").path])
     #expect(result.status == 74)
     #expect(result.err.hasPrefix("waypoint demo: \(file.appendingPathComponent("sub").path): "))
     #expect(!result.err.dropFirst().contains("\n"))
   }
 
   @Test("the demo has no store to name: --db is a usage error")
-  func noDB() {
-    let result = run(["demo", "--db", "x.sqlite"])
+  func noDB() async {
+    let result = await run(["demo", "--db", "x.sqlite"])
     #expect(result.status == 64)
     #expect(result.err.hasPrefix("waypoint demo: 'demo' does not use a store"))
   }

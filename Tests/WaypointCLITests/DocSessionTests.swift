@@ -227,11 +227,11 @@ struct CLIReferenceTests {
       (Data("just some text\n".utf8), "corrupt store: file is not a database"),
       (Data("SQLite format 3\0".utf8), "corrupt store: file is not a database"),
     ])
-  func badFileMessages(contents: Data, message: String) throws {
+  func badFileMessages(contents: Data, message: String) async throws {
     let directory = TemporaryDirectory()
     let path = directory.path()
     try contents.write(to: URL(fileURLWithPath: path))
-    let result = run(["--db", path, "scenes"])
+    let result = await run(["--db", path, "scenes"])
     #expect(result.status == 65)
     #expect(result.err.hasPrefix("waypoint scenes: \(path): \(message)"), "\(result.err)")
     let doc = try String(
@@ -240,12 +240,12 @@ struct CLIReferenceTests {
   }
 
   @Test("a store cut inside its header reads as malformed, as the table says")
-  func cutHeader() throws {
+  func cutHeader() async throws {
     let directory = TemporaryDirectory()
     let path = try exampleStore(directory)
     let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
     try bytes.prefix(60).write(to: URL(fileURLWithPath: path))
-    let result = run(["--db", path, "scenes"])
+    let result = await run(["--db", path, "scenes"])
     #expect(result.status == 65)
     #expect(result.err.contains("\(path): corrupt store: database disk image is malformed"))
   }

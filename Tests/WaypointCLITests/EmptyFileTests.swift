@@ -23,7 +23,7 @@ struct EmptyFileTests {
   ]
 
   /// Runs a command with a valid input for the commands that read one.
-  func runCommand(_ arguments: [String], store: String) throws -> Run {
+  func runCommand(_ arguments: [String], store: String) async throws -> Run {
     let lines = directory.path("lines.jsonl")
     let line = #"{"scene":"phone","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
     try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: lines))
@@ -41,14 +41,14 @@ struct EmptyFileTests {
       }
     }
     let stdin = arguments.first == "import" ? line + "\n" : #"["Swift.Int","1"]"#
-    return run(["--db", store] + filled, input: Data(stdin.utf8))
+    return await run(["--db", store] + filled, input: Data(stdin.utf8))
   }
 
   @Test("every command refuses a 0-byte file with exit 65 and leaves it empty", arguments: commands)
-  func refused(arguments: [String]) throws {
+  func refused(arguments: [String]) async throws {
     let path = directory.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-    let result = try runCommand(arguments, store: path)
+    let result = try await runCommand(arguments, store: path)
     #expect(result.status == 65, "\(arguments): \(result.status) \(result.err)")
     #expect(result.err.hasSuffix("\(path): empty file (0 bytes), not a Waypoint store"))
     #expect(result.out.isEmpty)
@@ -62,18 +62,18 @@ struct EmptyFileTests {
     arguments: [
       ["import", "LINES"], ["import", "-"], ["import-path", "--scene", "phone", "PATH"],
     ])
-  func created(arguments: [String]) throws {
+  func created(arguments: [String]) async throws {
     let path = directory.path("new.sqlite")
-    let result = try runCommand(arguments, store: path)
+    let result = try await runCommand(arguments, store: path)
     #expect(result.status == 0, "\(arguments): \(result.err)")
     #expect(try SnapshotStore(path: path, access: .readOnly).history(scene: "phone").count == 1)
   }
 
   @Test("import of an input with no snapshots still refuses a 0-byte store file")
-  func emptyInputEmptyStore() throws {
+  func emptyInputEmptyStore() async throws {
     let path = directory.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-    let result = run(["--db", path, "import", "-"], input: Data("\n\n".utf8))
+    let result = await run(["--db", path, "import", "-"], input: Data("\n\n".utf8))
     #expect(result.status == 65)
     #expect(result.err.hasSuffix("\(path): empty file (0 bytes), not a Waypoint store"))
   }

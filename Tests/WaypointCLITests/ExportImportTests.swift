@@ -18,9 +18,9 @@ struct ExportImportTests {
   @Test(
     "one line per snapshot, oldest first: id, scene, savedAt, quarantine and the document as stored"
   )
-  func exportLines() throws {
+  func exportLines() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "export"])
+    let result = await run(["--db", path, "export"])
     #expect(result.status == 0)
     #expect(result.err == "waypoint export: Exported 4 snapshots to stdout.")
     let rows = try lines(result.out)
@@ -37,16 +37,16 @@ struct ExportImportTests {
   }
 
   @Test("export then import gives the same scenes, documents and quarantine marks in another store")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let path = try exampleStore(directory)
     let file = directory.path("export.jsonl")
-    let exported = run(["--db", path, "export", "--output", file])
+    let exported = await run(["--db", path, "export", "--output", file])
     #expect(exported.status == 0)
     #expect(exported.out == "Exported 4 snapshots to \(file).")
     let attributes = try FileManager.default.attributesOfItem(atPath: file)
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
     let copy = directory.path("copy.sqlite")
-    let imported = run(["--db", copy, "import", file])
+    let imported = await run(["--db", copy, "import", file])
     #expect(imported.status == 0)
     #expect(
       imported.out == "Imported 4 snapshots of 3 scenes into \(copy) (snapshots 1–4), a new store.")
@@ -61,7 +61,7 @@ struct ExportImportTests {
       #expect(left.info.savedAt == right.info.savedAt)
     }
     // A second export of the copy is the same text.
-    #expect(run(["--db", copy, "export"]).out == run(["--db", path, "export"]).out)
+    #expect(await run(["--db", copy, "export"]).out == run(["--db", path, "export"]).out)
   }
 
   @Test(
@@ -82,62 +82,63 @@ struct ExportImportTests {
       ),
       (String(repeating: "[", count: 100), "2: JSON is nested deeper than the limit of 32 levels"),
     ])
-  func malformedLine(line: String, message: String) throws {
+  func malformedLine(line: String, message: String) async throws {
     let good = #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
     let file = directory.path("in.jsonl")
     try Data((good + "\n" + line + "\n" + good + "\n").utf8).write(to: URL(fileURLWithPath: file))
     let store = directory.path("new.sqlite")
-    let result = run(["--db", store, "import", file])
+    let result = await run(["--db", store, "import", file])
     #expect(result.status == 65)
     #expect(result.err == "waypoint import: \(file):\(message)")
     #expect(!FileManager.default.fileExists(atPath: store))
     // Into an existing store: nothing is added either.
     let existing = try exampleStore(directory, name: "existing.sqlite")
     let before = try SnapshotStore(path: existing, access: .readOnly).statistics().snapshotCount
-    #expect(run(["--db", existing, "import", file]).status == 65)
+    #expect(await run(["--db", existing, "import", file]).status == 65)
     #expect(
       try SnapshotStore(path: existing, access: .readOnly).statistics().snapshotCount == before)
   }
 
   @Test("a line longer than a document can be is refused without reading it whole")
-  func hugeLine() throws {
+  func hugeLine() async throws {
     let file = directory.path("huge.jsonl")
     try Data(repeating: 0x20, count: 2 << 20).write(to: URL(fileURLWithPath: file))
-    let result = run(["--db", directory.path(), "import", file])
+    let result = await run(["--db", directory.path(), "import", file])
     #expect(result.status == 65)
     #expect(result.err.hasPrefix("waypoint import: \(file):1: line is longer than"))
   }
 
   @Test("blank lines are skipped; an empty file imports nothing and creates no store")
-  func blankLines() throws {
+  func blankLines() async throws {
     let file = directory.path("blank.jsonl")
     try Data("\n  \n".utf8).write(to: URL(fileURLWithPath: file))
-    let result = run(["--db", directory.path(), "import", file])
+    let result = await run(["--db", directory.path(), "import", file])
     #expect(result.status == 0)
     #expect(result.err == "waypoint import: \(file) holds no snapshots; nothing imported")
     #expect(!FileManager.default.fileExists(atPath: directory.path()))
   }
 
   @Test("a missing or directory input exits 66")
-  func missingInput() throws {
-    let missing = run(["--db", directory.path(), "import", directory.path("nope.jsonl")])
+  func missingInput() async throws {
+    let missing = await run(["--db", directory.path(), "import", directory.path("nope.jsonl")])
     #expect(missing.status == 66)
     #expect(missing.err == "waypoint import: \(directory.path("nope.jsonl")): no such file")
-    let folder = run(["--db", directory.path(), "import", directory.url.path])
+    let folder = await run(["--db", directory.path(), "import", directory.url.path])
     #expect(folder.status == 66)
     #expect(folder.err.hasSuffix("is a directory, not a file"))
   }
 
   @Test("--json needs --output; with it, stdout gets a summary")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
-    #expect(run(["--db", path, "export", "--json"]).status == 64)
+    #expect(await run(["--db", path, "export", "--json"]).status == 64)
     let file = directory.path("out.jsonl")
-    let document = try run(["--db", path, "export", "--json", "--output", file]).json()
+    let document = try await run(["--db", path, "export", "--json", "--output", file]).json()
     #expect(document["exported"] as? Int == 4)
     #expect(document["output"] as? String == file)
     #expect(document["redacted"] as? Bool == false)
-    let imported = try run(["--db", directory.path("n.sqlite"), "import", file, "--json"]).json()
+    let imported = try await run(["--db", directory.path("n.sqlite"), "import", file, "--json"])
+      .json()
     #expect(imported["imported"] as? Int == 4)
     #expect(imported["scenes"] as? Int == 3)
     #expect(imported["createdStore"] as? Bool == true)
@@ -146,12 +147,12 @@ struct ExportImportTests {
   }
 
   @Test("a document that cannot be read is left out and named; the rest is exported; exit 65")
-  func unreadableDocument() throws {
+  func unreadableDocument() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("nope".utf8)) == 0)
     let file = directory.path("out.jsonl")
-    let result = run(["--db", path, "export", "--output", file])
+    let result = await run(["--db", path, "export", "--output", file])
     #expect(result.status == 65)
     #expect(
       result.err
@@ -162,14 +163,16 @@ struct ExportImportTests {
   }
 
   @Test("past 100 snapshots left out, the rest are counted, not named")
-  func manyUnreadable() throws {
+  func manyUnreadable() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     for index in 0..<105 {
       try store.save(try stackSnapshot([.product(id: index)]), scene: "s\(index)")
     }
     #expect(rawSQL(path, "UPDATE snapshot SET document = ?", blob: Data("[]".utf8)) == 0)
-    let result = run(["--db", path, "export", "--json", "--output", directory.path("out.jsonl")])
+    let result = await run([
+      "--db", path, "export", "--json", "--output", directory.path("out.jsonl"),
+    ])
     #expect(result.status == 65)
     #expect(result.err.split(separator: "\n").count == 101)
     #expect(result.err.hasSuffix("\(path): 105 snapshots could not be exported"))
@@ -180,9 +183,11 @@ struct ExportImportTests {
   }
 
   @Test("a failed export to a file leaves no file behind, and an unwritable place is an I/O error")
-  func unwritable() throws {
+  func unwritable() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "export", "--output", directory.path("no/such/dir.jsonl")])
+    let result = await run([
+      "--db", path, "export", "--output", directory.path("no/such/dir.jsonl"),
+    ])
     #expect(result.status == 74)
     #expect(
       result.err.hasPrefix("waypoint export: \(directory.path("no/such/dir.jsonl")): cannot create")

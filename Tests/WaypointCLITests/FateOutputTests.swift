@@ -13,9 +13,9 @@ struct FateOutputTests {
   let directory = TemporaryDirectory()
 
   @Test("show --manifest prints the fates of hostile stored values without terminal escapes")
-  func hostileFates() throws {
+  func hostileFates() async throws {
     let output = directory.url.appendingPathComponent("demo")
-    _ = run(["demo", "--output", output.path])
+    _ = await run(["demo", "--output", output.path])
     let path = output.appendingPathComponent("waypoint.sqlite").path
     let manifest = output.appendingPathComponent("routes.manifest.json").path
     let escape = "\u{1B}[2J\u{202E}"
@@ -28,7 +28,7 @@ struct FateOutputTests {
         columnVisibility: ColumnVisibility(rawValue: escape),
         preferredCompactColumn: SplitColumn(rawValue: escape)))
     try SnapshotStore(path: path).save(snapshot, scene: "hostile")
-    let result = run(["--db", path, "show", "hostile", "--manifest", manifest])
+    let result = await run(["--db", path, "show", "hostile", "--manifest", manifest])
     #expect(result.status == 0, "\(result.err)")
     #expect(result.out.contains("column visibility: unknown value \"\\u{1B}[2J"))
     #expect(result.out.contains("\\u{1B}[2J"))

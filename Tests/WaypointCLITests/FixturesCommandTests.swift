@@ -12,10 +12,10 @@ struct FixturesCommandTests {
   @Test(
     "the demo's release is recorded and WaypointTesting proves it under 1.0 and judges it under 3.0"
   )
-  func demoRelease() throws {
+  func demoRelease() async throws {
     let directory = TemporaryDirectory()
     let output = directory.url.appendingPathComponent("Fixtures").path
-    let recorded = run(["fixtures", "record", "--demo", "1.0", output])
+    let recorded = await run(["fixtures", "record", "--demo", "1.0", output])
     #expect(recorded.status == 0, "\(recorded.err)")
     #expect(
       recorded.out
@@ -31,19 +31,19 @@ struct FixturesCommandTests {
       failure?.message.hasPrefix("release 1.0, scene iphone-window: expected restored, got partial")
         == true)
 
-    let again = run(["fixtures", "record", "--demo", "1.0", output])
+    let again = await run(["fixtures", "record", "--demo", "1.0", output])
     #expect(again.status == 73)
     #expect(
       again.err
         == "waypoint fixtures: \(output)/1.0 exists: a recorded release is replaced only with --force"
     )
-    let forced = run(["fixtures", "record", "--demo", "1.0", output, "--force"])
+    let forced = await run(["fixtures", "record", "--demo", "1.0", output, "--force"])
     #expect(forced.status == 0)
     #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
   }
 
   @Test("a store's scenes are recorded with the manifest's prediction as their expectation")
-  func storeRelease() throws {
+  func storeRelease() async throws {
     let directory = TemporaryDirectory()
     let db = directory.url.appendingPathComponent("waypoint.sqlite").path
     let registry = DemoApp.V3.registry()
@@ -64,7 +64,7 @@ struct FixturesCommandTests {
     let manifest = directory.url.appendingPathComponent("routes.manifest.json")
     try RouteManifest(registry: registry).encoded().write(to: manifest)
     let output = directory.url.appendingPathComponent("Fixtures").path
-    let recorded = run([
+    let recorded = await run([
       "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.0", output, "--scene",
       "phone", "--json",
     ])
@@ -86,7 +86,7 @@ struct FixturesCommandTests {
         recordingExpectations: false)
     }
 
-    let custom = run([
+    let custom = await run([
       "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.1", output,
     ])
     #expect(custom.status == 65)
@@ -117,10 +117,10 @@ struct FixturesCommandTests {
         "waypoint fixtures: --demo records the demo's scene: it takes no --manifest or --scene"
       ),
     ])
-  func badArguments(arguments: [String], status: Int32, message: String) throws {
+  func badArguments(arguments: [String], status: Int32, message: String) async throws {
     let directory = TemporaryDirectory()
     let output = directory.url.appendingPathComponent("F").path
-    let result = run(arguments.map { $0 == "F" ? output : $0 })
+    let result = await run(arguments.map { $0 == "F" ? output : $0 })
     #expect(result.status == status)
     #expect(result.err.components(separatedBy: "\n").first == message)
     #expect(!FileManager.default.fileExists(atPath: output))

@@ -25,26 +25,26 @@ struct HelpSnapshotTests {
   }
 
   @Test("the tool's help, from --help, -h, help and no arguments")
-  func toolHelp() throws {
-    let help = run(["--help"])
+  func toolHelp() async throws {
+    let help = await run(["--help"])
     #expect(help.status == 0)
     #expect(help.err.isEmpty)
     try expect(help.out, matches: "help.txt")
   }
 
   @Test("-h, help and no arguments print the tool's help", arguments: [["-h"], ["help"], []])
-  func toolHelpSpellings(arguments: [String]) {
-    #expect(run(arguments).out == run(["--help"]).out)
+  func toolHelpSpellings(arguments: [String]) async {
+    #expect(await run(arguments).out == run(["--help"]).out)
   }
 
   @Test("every command's help", arguments: commands)
-  func commandHelp(command: String) throws {
-    let help = run([command, "--help"])
+  func commandHelp(command: String) async throws {
+    let help = await run([command, "--help"])
     #expect(help.status == 0)
     #expect(help.err.isEmpty)
     try expect(help.out, matches: "help-\(command).txt")
-    #expect(run(["help", command]).out == help.out)
-    #expect(run([command, "-h"]).out == help.out)
+    #expect(await run(["help", command]).out == help.out)
+    #expect(await run([command, "-h"]).out == help.out)
   }
 
   @Test("every snapshot file belongs to a command, so a removed command leaves no stale help")
@@ -57,8 +57,8 @@ struct HelpSnapshotTests {
   @Test(
     "help lines stay within 100 columns",
     arguments: [[]] + commands.map { [$0] } as [[String]])
-  func width(command: [String]) {
-    let output = run(command + ["--help"]).out
+  func width(command: [String]) async {
+    let output = await run(command + ["--help"]).out
     #expect(!output.isEmpty)
     for line in output.split(separator: "\n") {
       #expect(line.count <= 100, "\(line)")

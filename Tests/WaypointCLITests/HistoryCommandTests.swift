@@ -9,9 +9,9 @@ struct HistoryCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("a scene's snapshots, newest first, the latest marked")
-  func text() throws {
+  func text() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "history", "phone"])
+    let result = await run(["--db", path, "history", "phone"])
     #expect(result.status == 0)
     let lines = result.out.split(separator: "\n").map(String.init)
     #expect(lines.count == 3)
@@ -24,17 +24,17 @@ struct HistoryCommandTests {
   }
 
   @Test("a quarantined snapshot shows its kind, date and detail")
-  func quarantined() throws {
+  func quarantined() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "history", "broken"])
+    let result = await run(["--db", path, "history", "broken"])
     #expect(result.out.contains("latest, quarantined (unrestorable) since "))
     #expect(result.out.hasSuffix(": stack main[0] Gone.Type: unknown tag"))
   }
 
   @Test("--json lists every snapshot's metadata, newest first")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
-    let document = try run(["--db", path, "history", "phone", "--json"]).json()
+    let document = try await run(["--db", path, "history", "phone", "--json"]).json()
     #expect(document["scene"] as? String == "phone")
     let snapshots = try #require(document["snapshots"] as? [[String: Any]])
     #expect(snapshots.map { $0["id"] as? Int } == [2, 1])
@@ -43,9 +43,9 @@ struct HistoryCommandTests {
   }
 
   @Test("an unknown scene exits 65 naming the store and the scene")
-  func unknownScene() throws {
+  func unknownScene() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "history", "nope"])
+    let result = await run(["--db", path, "history", "nope"])
     #expect(result.status == 65)
     #expect(result.err == "waypoint history: \(path): no scene 'nope'")
   }

@@ -54,11 +54,11 @@ struct HistoryKeptTests {
   }
 
   @Test("repair on a store with 10 snapshots per scene keeps every one and adds the repaired ones")
-  func repairKeepsHistory() throws {
+  func repairKeepsHistory() async throws {
     let (store, manifest) = try deepStore(scenes: 20, perScene: 10)
     let before = try ids(store)
     #expect(before.count == 200)
-    let result = run(["--db", store, "--json", "repair", "--manifest", manifest])
+    let result = await run(["--db", store, "--json", "repair", "--manifest", manifest])
     #expect(result.status == 0)
     let document = try result.json()
     #expect(document["added"] as? Int == 20)
@@ -73,10 +73,10 @@ struct HistoryKeptTests {
   }
 
   @Test("repair --dry-run says per scene and in total what a real run adds and deletes")
-  func repairDryRunCounts() throws {
+  func repairDryRunCounts() async throws {
     let (store, manifest) = try deepStore(scenes: 3, perScene: 10)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let text = run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
+    let text = await run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
     #expect(text.status == 1)
     let lines = text.out.split(separator: "\n").map(String.init)
     #expect(
@@ -85,24 +85,26 @@ struct HistoryKeptTests {
           "would be repaired (2 migrated, 0 dropped, 0 need the app): 1 added, 0 deleted")
       }.count == 3)
     #expect(lines.last == "3 snapshots would be repaired: 3 added, 0 deleted; nothing written.")
-    let json = try run(["--db", store, "--json", "repair", "--manifest", manifest, "--dry-run"])
-      .json()
+    let json = try await run([
+      "--db", store, "--json", "repair", "--manifest", manifest, "--dry-run",
+    ])
+    .json()
     #expect(json["added"] as? Int == 3)
     #expect(json["deleted"] as? Int == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
 
     // What the dry run announced is what the real run does.
-    let real = run(["--db", store, "repair", "--manifest", manifest])
+    let real = await run(["--db", store, "repair", "--manifest", manifest])
     #expect(real.out.hasSuffix("3 snapshots repaired: 3 added, 0 deleted."))
     #expect(try ids(store).count == 33)
   }
 
   @Test("rollback to the oldest of 10 snapshots keeps all 10 and adds the copy")
-  func rollbackKeepsHistory() throws {
+  func rollbackKeepsHistory() async throws {
     let (store, _) = try deepStore(scenes: 1, perScene: 10)
     let before = try ids(store)
     let oldest = try #require(before.min())
-    let result = run(["--db", store, "rollback", "scene-0", "--to", "\(oldest)"])
+    let result = await run(["--db", store, "rollback", "scene-0", "--to", "\(oldest)"])
     #expect(result.status == 0)
     let after = try ids(store)
     #expect(after.count == 11)
@@ -110,10 +112,10 @@ struct HistoryKeptTests {
   }
 
   @Test("import-path into a scene with 10 snapshots keeps all 10 and adds one")
-  func importPathKeepsHistory() throws {
+  func importPathKeepsHistory() async throws {
     let (store, _) = try deepStore(scenes: 1, perScene: 10)
     let before = try ids(store)
-    let result = run(
+    let result = await run(
       ["--db", store, "import-path", "--scene", "scene-0", "-"],
       input: Data(#"["Swift.Int","7"]"#.utf8))
     #expect(result.status == 0)
@@ -132,7 +134,7 @@ struct HistoryKeptTests {
   @Test(
     "prune --dry-run names per scene what prune then deletes, and leaves the file byte for byte",
     arguments: pruneRules)
-  func pruneDryRun(rules: [String]) throws {
+  func pruneDryRun(rules: [String]) async throws {
     // Saved a day apart, the newest yesterday-ish: "older than 3d" takes the oldest ones.
     let start = Date().addingTimeInterval(-10 * 86_400)
     let (store, _) = try deepStore(scenes: 4, perScene: 8, start: start)
@@ -141,7 +143,7 @@ struct HistoryKeptTests {
       try SnapshotStore(path: store).save(try stackSnapshot([.settings], at: Date()), scene: "z")
     }
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let dry = run(["--db", store, "--json", "prune", "--dry-run"] + rules)
+    let dry = await run(["--db", store, "--json", "prune", "--dry-run"] + rules)
     #expect(dry.status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
     let document = try dry.json()
@@ -156,7 +158,7 @@ struct HistoryKeptTests {
     let reader = try SnapshotStore(path: store, access: .readOnly)
     var counts: [String: Int] = [:]
     for scene in try reader.scenes() { counts[scene.id] = scene.snapshotCount }
-    let real = run(["--db", store, "--json", "prune"] + rules)
+    let real = await run(["--db", store, "--json", "prune"] + rules)
     #expect(real.status == 0)
     #expect(try real.json()["deleted"] as? Int == document["deleted"] as? Int)
     let after = try SnapshotStore(path: store, access: .readOnly)
@@ -168,10 +170,10 @@ struct HistoryKeptTests {
   }
 
   @Test("prune --dry-run in text: one line per scene that loses snapshots, then the total")
-  func pruneDryRunText() throws {
+  func pruneDryRunText() async throws {
     let (store, _) = try deepStore(scenes: 2, perScene: 4)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let result = run(["--db", store, "prune", "--keep", "1", "--dry-run"])
+    let result = await run(["--db", store, "prune", "--keep", "1", "--dry-run"])
     #expect(result.status == 0)
     #expect(
       result.out

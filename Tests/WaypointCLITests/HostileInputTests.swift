@@ -27,9 +27,9 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
   var status: Int32
   /// Text expected in stderr (statuses 64 and up) or stdout.
   var says: String
-  var setup: @Sendable (TemporaryDirectory) throws -> Setup
+  var setup: @Sendable (TemporaryDirectory) async throws -> Setup
   /// Checks after the command (the store untouched, nothing fired, …).
-  var after: @Sendable (Setup, Run) throws -> Void = { _, _ in }
+  var after: @Sendable (Setup, Run) async throws -> Void = { _, _ in }
 
   var testDescription: String { name }
 }
@@ -77,7 +77,7 @@ struct HostileInputTests {
       setup: { directory in
         let path = directory.path("schema-1.sqlite")
         try FileManager.default.copyItem(atPath: schemaOneFixture, toPath: path)
-        #expect(run(["--db", path, "scenes"]).out.contains("scene-1"))
+        #expect(await run(["--db", path, "scenes"]).out.contains("scene-1"))
         return .init(
           store: path, arguments: ["import-path", "--scene", "scene-1", "-"],
           input: Data(#"["Swift.Int","9"]"#.utf8))
@@ -217,7 +217,7 @@ struct HostileInputTests {
       setup: { directory in
         let path = try exampleStore(directory)
         for scene in ["caf\u{E9}", "cafe\u{301}"] {
-          _ = run(
+          _ = await run(
             ["--db", path, "import-path", "--scene", scene, "-"],
             input: Data(#"["Swift.Int","1"]"#.utf8))
         }
@@ -283,21 +283,21 @@ struct HostileInputTests {
           #expect(rawQuery(setup.store, "SELECT count(*) FROM snapshot") == [["4"]])
           return
         }
-        let scenes = run(["--db", setup.store, "scenes"])
+        let scenes = await run(["--db", setup.store, "scenes"])
         #expect(scenes.status == 0)
         #expect(rawQuery(setup.store, "SELECT count(*) FROM snapshot") == [["5"]])
       })
   }
 
   @Test("each hostile case ends as written", arguments: cases)
-  func hostile(_ hostile: HostileCase) throws {
+  func hostile(_ hostile: HostileCase) async throws {
     // Some cases write 100 MB stores: the directory goes when the case is done.
     defer { try? FileManager.default.removeItem(at: directory.url) }
-    let setup = try hostile.setup(directory)
-    let result = run(["--db", setup.store] + setup.arguments, input: setup.input)
+    let setup = try await hostile.setup(directory)
+    let result = await run(["--db", setup.store] + setup.arguments, input: setup.input)
     #expect(result.status == hostile.status, "\(result.err)")
     let said = hostile.status >= 64 ? result.err : result.out + "\n" + result.err
     #expect(said.contains(hostile.says), "\(said.prefix(600))")
-    try hostile.after(setup, result)
+    try await hostile.after(setup, result)
   }
 }

@@ -13,16 +13,16 @@ struct JSONOutputTests {
   ]
 
   @Test("stdout parses as one JSON value, with nothing before or after it", arguments: commands)
-  func oneDocument(arguments: [String]) throws {
+  func oneDocument(arguments: [String]) async throws {
     let directory = TemporaryDirectory()
     let store = try exampleStore(directory)
     let lines = directory.path("lines.jsonl")
-    #expect(run(["--db", store, "export", "--output", lines]).status == 0)
+    #expect(await run(["--db", store, "export", "--output", lines]).status == 0)
     let replaced = arguments.map {
       ["OUT": directory.path("out.jsonl"), "LINES": lines, "DEMO": directory.path("demo")][$0] ?? $0
     }
     let global = arguments[0] == "demo" ? [] : ["--db", store]
-    let result = run(global + ["--json"] + replaced, input: Data(#"["Swift.Int","1"]"#.utf8))
+    let result = await run(global + ["--json"] + replaced, input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect([0, 1].contains(result.status), "\(arguments): \(result.err)")
     let value = try JSONSerialization.jsonObject(with: result.outData)
     #expect(value is [String: Any] || value is [Any])
@@ -85,11 +85,11 @@ struct JSONOutputTests {
   ]
 
   @Test("each document has the documented members, in the documented order", arguments: members)
-  func documentedMembers(arguments: [String], expected: [String]) throws {
+  func documentedMembers(arguments: [String], expected: [String]) async throws {
     let directory = TemporaryDirectory()
     let store = try exampleStore(directory)
     let lines = directory.path("lines.jsonl")
-    #expect(run(["--db", store, "export", "--output", lines]).status == 0)
+    #expect(await run(["--db", store, "export", "--output", lines]).status == 0)
     let replaced = arguments.map {
       [
         "OUT": directory.path("out.jsonl"), "LINES": lines, "DEMO": directory.path("demo"),
@@ -97,7 +97,7 @@ struct JSONOutputTests {
       ][$0] ?? $0
     }
     let global = arguments[0] == "demo" ? [] : ["--db", store]
-    let result = run(global + ["--json"] + replaced, input: Data(#"["Swift.Int","1"]"#.utf8))
+    let result = await run(global + ["--json"] + replaced, input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect([0, 1].contains(result.status), "\(arguments): \(result.err)")
     // Pretty printed: the top-level members are the lines indented by two spaces.
     let keys = result.out.split(separator: "\n").compactMap { line -> String? in

@@ -13,9 +13,9 @@ struct ManifestCommandTests {
 
   /// The demo's store and manifest: scene `iphone-window` restores partly (a removed case, an
   /// unmapped id, a deleted sheet type, a custom step), `ipad-window` only held a deleted type.
-  func demo() -> (store: String, manifest: String) {
+  func demo() async -> (store: String, manifest: String) {
     let output = directory.url.appendingPathComponent("demo")
-    _ = run(["demo", "--output", output.path])
+    _ = await run(["demo", "--output", output.path])
     return (
       output.appendingPathComponent("waypoint.sqlite").path,
       output.appendingPathComponent("routes.manifest.json").path
@@ -23,10 +23,10 @@ struct ManifestCommandTests {
   }
 
   @Test("validate reports each scene's drops and the routes that need the app, and exits 1")
-  func validate() throws {
-    let (store, manifest) = demo()
+  func validate() async throws {
+    let (store, manifest) = await demo()
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let result = run(["--db", store, "validate", "--manifest", manifest])
+    let result = await run(["--db", store, "validate", "--manifest", manifest])
     #expect(result.status == 1)
     let lines = result.out.split(separator: "\n").map(String.init)
     #expect(lines.contains("scene ipad-window, snapshot 3: root, 0 kept, 0 migrated, 1 dropped"))
@@ -48,9 +48,9 @@ struct ManifestCommandTests {
   }
 
   @Test("validate --json prints one document with every scene and a summary")
-  func validateJSON() throws {
-    let (store, manifest) = demo()
-    let result = run([
+  func validateJSON() async throws {
+    let (store, manifest) = await demo()
+    let result = await run([
       "--db", store, "--json", "validate", "--manifest", manifest, "--policy", "drop",
     ])
     #expect(result.status == 1)
@@ -69,9 +69,9 @@ struct ManifestCommandTests {
     // Under "reset" the route that reaches the custom step needs the app: neither kept nor
     // dropped, so it is not counted.
     arguments: [("cut", 5), ("drop", 4), ("reset", 12)])
-  func policies(policy: String, dropped: Int) throws {
-    let (store, manifest) = demo()
-    let result = run([
+  func policies(policy: String, dropped: Int) async throws {
+    let (store, manifest) = await demo()
+    let result = await run([
       "--db", store, "--json", "validate", "--manifest", manifest, "--policy", policy,
     ])
     let summary = try #require(try result.json()["summary"] as? [String: Any])
@@ -79,32 +79,35 @@ struct ManifestCommandTests {
   }
 
   @Test("bad manifests and options are refused with the documented exit codes")
-  func badInput() throws {
-    let (store, _) = demo()
-    #expect(run(["--db", store, "validate"]).status == 64)
+  func badInput() async throws {
+    let (store, _) = await demo()
+    #expect(await run(["--db", store, "validate"]).status == 64)
     #expect(
-      run(["--db", store, "validate", "--manifest", directory.path("missing.json")]).status == 66)
+      await run(["--db", store, "validate", "--manifest", directory.path("missing.json")]).status
+        == 66)
     let junk = directory.path("junk.json")
     try Data("{\"manifest\":1".utf8).write(to: URL(fileURLWithPath: junk))
-    let malformed = run(["--db", store, "validate", "--manifest", junk])
+    let malformed = await run(["--db", store, "validate", "--manifest", junk])
     #expect(malformed.status == 65)
     #expect(malformed.err.contains("\(junk): malformed manifest"))
     let newer = directory.path("newer.json")
     try Data(#"{"manifest":7,"schemaVersion":1,"routes":[]}"#.utf8).write(
       to: URL(fileURLWithPath: newer))
-    #expect(run(["--db", store, "validate", "--manifest", newer]).status == 65)
-    let (_, manifest) = demo()
-    let policy = run(["--db", store, "validate", "--manifest", manifest, "--policy", "sometimes"])
+    #expect(await run(["--db", store, "validate", "--manifest", newer]).status == 65)
+    let (_, manifest) = await demo()
+    let policy = await run([
+      "--db", store, "validate", "--manifest", manifest, "--policy", "sometimes",
+    ])
     #expect(policy.status == 64)
     #expect(
       policy.err.contains("invalid value 'sometimes' for --policy: expected cut, drop or reset"))
   }
 
   @Test("repair --dry-run says what it would do and writes nothing, not even a backup")
-  func dryRun() throws {
-    let (store, manifest) = demo()
+  func dryRun() async throws {
+    let (store, manifest) = await demo()
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let result = run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
+    let result = await run(["--db", store, "repair", "--manifest", manifest, "--dry-run"])
     // Like validate: something would be repaired.
     #expect(result.status == 1)
     #expect(
@@ -127,9 +130,9 @@ struct ManifestCommandTests {
   @Test(
     "repair backs the store up, saves repaired versions, keeps the old ones, and then validates clean"
   )
-  func repair() throws {
-    let (store, manifest) = demo()
-    let result = run(["--db", store, "repair", "--manifest", manifest])
+  func repair() async throws {
+    let (store, manifest) = await demo()
+    let result = await run(["--db", store, "repair", "--manifest", manifest])
     #expect(result.status == 0)
     let backupLine = try #require(
       result.out.split(separator: "\n").first {
@@ -164,25 +167,25 @@ struct ManifestCommandTests {
     #expect(restored.report.outcome == .restored)
 
     // Only the scene left for the app to quarantine still drops something.
-    let after = run(["--db", store, "validate", "--manifest", manifest])
+    let after = await run(["--db", store, "validate", "--manifest", manifest])
     #expect(
       after.out.contains("scene iphone-window, snapshot 4: restored, 7 kept, 0 migrated, 0 dropped")
     )
     #expect(after.out.contains("scene ipad-window, snapshot 3: root"))
-    let again = run(["--db", store, "repair", "--manifest", manifest])
+    let again = await run(["--db", store, "repair", "--manifest", manifest])
     #expect(
       again.out.contains("scene iphone-window, snapshot 4: nothing to repair (1 need the app)"))
     #expect(!again.out.contains("Backup"))
   }
 
   @Test("repair leaves a snapshot from a newer version of the app alone")
-  func newerVersionLeftAlone() throws {
-    let (store, manifest) = demo()
+  func newerVersionLeftAlone() async throws {
+    let (store, manifest) = await demo()
     let future = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 9),
       stacks: ["main": [RouteRecord(tag: "DemoApp.Route", json: "{}")]])
     _ = try SnapshotStore(path: store).save(future, scene: "from-the-future")
-    let result = run(["--db", store, "repair", "--manifest", manifest])
+    let result = await run(["--db", store, "repair", "--manifest", manifest])
     #expect(
       result.out.contains(
         "scene from-the-future, snapshot 4: left alone: written by a newer version of the app"))
@@ -192,9 +195,9 @@ struct ManifestCommandTests {
   }
 
   @Test("show --manifest marks each route kept, migrated, dropped or needing the app")
-  func show() throws {
-    let (store, manifest) = demo()
-    let result = run(["--db", store, "show", "iphone-window", "--manifest", manifest])
+  func show() async throws {
+    let (store, manifest) = await demo()
+    let result = await run(["--db", store, "show", "iphone-window", "--manifest", manifest])
     #expect(result.status == 0)
     #expect(
       result.out.contains(
@@ -207,8 +210,10 @@ struct ManifestCommandTests {
     #expect(result.out.contains("sidebar selection: DemoApp.Tab \"shop\"  [kept]"))
     #expect(result.out.hasSuffix("A restore under the manifest (policy: cut): partial"))
 
-    let json = try run(["--db", store, "--json", "show", "iphone-window", "--manifest", manifest])
-      .json()
+    let json = try await run([
+      "--db", store, "--json", "show", "iphone-window", "--manifest", manifest,
+    ])
+    .json()
     let section = try #require(json["manifest"] as? [String: Any])
     #expect(section["outcome"] as? String == "partial")
     let routes = try #require(section["routes"] as? [[String: Any]])
@@ -216,11 +221,12 @@ struct ManifestCommandTests {
       routes.first { $0["location"] as? String == "stack account[1]" }?["fate"] as? String
         == "dropped")
     #expect(routes.first { $0["location"] as? String == "sheet" }?["fate"] as? String == "dropped")
-    #expect(try run(["--db", store, "--json", "show", "iphone-window"]).json()["manifest"] == nil)
+    #expect(
+      try await run(["--db", store, "--json", "show", "iphone-window"]).json()["manifest"] == nil)
   }
 
   @Test("validate streams over a store with many scenes")
-  func manyScenes() throws {
+  func manyScenes() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     let registry = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
@@ -236,7 +242,7 @@ struct ManifestCommandTests {
     let manifestPath = directory.path("routes.json")
     try RouteManifest(registry: DemoApp.V3.registry()).encoded().write(
       to: URL(fileURLWithPath: manifestPath))
-    let result = run(["--db", path, "--json", "validate", "--manifest", manifestPath])
+    let result = await run(["--db", path, "--json", "validate", "--manifest", manifestPath])
     #expect(result.status == 0)
     let summary = try #require(try result.json()["summary"] as? [String: Any])
     #expect(summary["scenes"] as? Int == 1500)
@@ -244,7 +250,7 @@ struct ManifestCommandTests {
   }
 
   @Test("repair goes through a store larger than one batch and repairs every scene once")
-  func repairInBatches() throws {
+  func repairInBatches() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     let registry = RouteRegistry().registering(DemoApp.V1.Route.self, tag: "DemoApp.Route")
@@ -259,7 +265,7 @@ struct ManifestCommandTests {
     let manifestPath = directory.path("routes.json")
     try RouteManifest(registry: DemoApp.V3.registry()).encoded().write(
       to: URL(fileURLWithPath: manifestPath))
-    let result = run(["--db", path, "--json", "repair", "--manifest", manifestPath])
+    let result = await run(["--db", path, "--json", "repair", "--manifest", manifestPath])
     #expect(result.status == 0)
     let document = try result.json()
     let scenes = try #require(document["scenes"] as? [[String: Any]])
@@ -267,14 +273,14 @@ struct ManifestCommandTests {
     #expect(Set(scenes.compactMap { $0["scene"] as? String }).count == count)
     #expect(scenes.allSatisfy { $0["action"] as? String == "repair" && $0["repairedAs"] is Int })
     #expect((document["backup"] as? String)?.hasPrefix(path + ".backup-") == true)
-    #expect(run(["--db", path, "validate", "--manifest", manifestPath]).status == 0)
+    #expect(await run(["--db", path, "validate", "--manifest", manifestPath]).status == 0)
     #expect(
       try SnapshotStore(path: path, access: .readOnly).statistics().snapshotCount == 2 * count)
   }
 
   @Test("a crash loop is reported by validate and left alone by repair")
-  func crashLoop() throws {
-    let (store, manifest) = demo()
+  func crashLoop() async throws {
+    let (store, manifest) = await demo()
     #expect(
       rawSQL(
         store,
@@ -283,12 +289,12 @@ struct ManifestCommandTests {
         SELECT id, scene_id, 2 FROM snapshot WHERE id = 2
         ON CONFLICT (snapshot_id) DO UPDATE SET unconfirmed_restores = 2
         """) == 0)
-    let validated = run(["--db", store, "validate", "--manifest", manifest])
+    let validated = await run(["--db", store, "validate", "--manifest", manifest])
     #expect(validated.status == 1)
     #expect(
       validated.out.contains(
         "scene iphone-window, snapshot 2: root, a crash loop: restored 2 times"))
-    let repaired = run(["--db", store, "repair", "--manifest", manifest])
+    let repaired = await run(["--db", store, "repair", "--manifest", manifest])
     #expect(repaired.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop"))
     #expect(repaired.out.hasSuffix("0 snapshots repaired: 0 added, 0 deleted."))
     #expect(!repaired.out.contains("Backup"))
@@ -300,8 +306,8 @@ struct ManifestCommandTests {
   @Test(
     "validate and repair judge crash loops with the threshold the app counted with, not the default",
     arguments: [(threshold: 1, restores: 1, crashLoop: true), (3, 2, false)])
-  func appThreshold(threshold: Int, restores: Int, crashLoop: Bool) throws {
-    let (path, manifest) = demo()
+  func appThreshold(threshold: Int, restores: Int, crashLoop: Bool) async throws {
+    let (path, manifest) = await demo()
     // The app, configured with its own threshold, restores the scene without confirming.
     let app = try SnapshotStore(
       path: path, configuration: StoreConfiguration(crashLoopThreshold: threshold))
@@ -309,14 +315,14 @@ struct ManifestCommandTests {
     for _ in 0..<restores {
       #expect(app.restore(scene: "iphone-window", with: restorer).snapshotID == 2)
     }
-    let validated = run(["--db", path, "validate", "--manifest", manifest])
+    let validated = await run(["--db", path, "validate", "--manifest", manifest])
     #expect(validated.status == 1)
     #expect(
       validated.out.contains("scene iphone-window, snapshot 2: root, a crash loop: restored")
         == crashLoop)
     #expect(
       validated.out.contains("scene iphone-window, snapshot 2: partial, 2 kept") == !crashLoop)
-    let dryRun = run(["--db", path, "repair", "--manifest", manifest, "--dry-run"])
+    let dryRun = await run(["--db", path, "repair", "--manifest", manifest, "--dry-run"])
     #expect(
       dryRun.out.contains("scene iphone-window, snapshot 2: left alone: a crash loop") == crashLoop)
     #expect(
@@ -331,9 +337,9 @@ struct ManifestCommandTests {
   }
 
   @Test("the backup is readable by its owner only, like the store")
-  func backupPermissions() throws {
-    let (store, manifest) = demo()
-    let result = run(["--db", store, "--json", "repair", "--manifest", manifest])
+  func backupPermissions() async throws {
+    let (store, manifest) = await demo()
+    let result = await run(["--db", store, "--json", "repair", "--manifest", manifest])
     let backup = try #require(try result.json()["backup"] as? String)
     let attributes = try FileManager.default.attributesOfItem(atPath: backup)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)

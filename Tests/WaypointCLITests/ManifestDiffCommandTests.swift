@@ -158,10 +158,10 @@ struct ManifestDiffCommandTests {
   @Test(
     "each kind of difference is named in route terms, exit 1 only when routes are lost",
     arguments: changes)
-  func difference(change: Change) throws {
+  func difference(change: Change) async throws {
     let old = try write(change.old, "old.json")
     let new = try write(change.new, "new.json")
-    let result = run(["manifest", "diff", old, new, "--release", "1.0"])
+    let result = await run(["manifest", "diff", old, new, "--release", "1.0"])
     #expect(result.status == change.status, "\(result.out)\n\(result.err)")
     let lines = result.out.split(separator: "\n").map(String.init)
     #expect(lines.first == "Comparing \(old) with \(new):")
@@ -175,26 +175,26 @@ struct ManifestDiffCommandTests {
   }
 
   @Test("a type renamed with its old tag as an alias loses nothing and adds nothing")
-  func aliasedRename() throws {
+  func aliasedRename() async throws {
     let old = try write(Self.before(), "old.json")
     let renamed = Self.cart.registering(
       Before.self, tag: "Shop.Destination", aliases: [Self.tag],
       examples: [.home, .profile(userId: 1), .faq])
     let new = try write(renamed, "new.json")
-    let result = run(["manifest", "diff", old, new])
+    let result = await run(["manifest", "diff", old, new])
     #expect(result.status == 0)
     #expect(result.out == "Comparing \(old) with \(new):\nNo difference in routes.")
   }
 
   @Test("losses come before notes, and the default release name is the old release")
-  func ordering() throws {
+  func ordering() async throws {
     let old = try write(Self.before(), "old.json")
     let new = try write(
       RouteRegistry().registering(Tab.self, tag: "Shop.Tab", examples: [.shop, .orders])
         .registering(
           CaseAdded.self, tag: Self.tag, examples: [.home, .profile(userId: 1), .faq, .settings]),
       "new.json")
-    let result = run(["manifest", "diff", old, new])
+    let result = await run(["manifest", "diff", old, new])
     #expect(result.status == 1)
     #expect(
       result.out == """
@@ -206,7 +206,7 @@ struct ManifestDiffCommandTests {
   }
 
   @Test("--json prints the differences, losses first, through the CLI's JSON writer")
-  func json() throws {
+  func json() async throws {
     let old = try write(Self.before(), "old.json")
     let new = try write(
       Self.cart.registering(
@@ -214,7 +214,7 @@ struct ManifestDiffCommandTests {
       )
       .registering(CaseAdded.self, tag: "Shop.Settings", examples: [.home]),
       "new.json")
-    let result = run(["--json", "manifest", "diff", old, new, "--release", "1.0"])
+    let result = await run(["--json", "manifest", "diff", old, new, "--release", "1.0"])
     #expect(result.status == 1)
     let document = try result.json()
     #expect(document["old"] as? String == old)
@@ -228,14 +228,14 @@ struct ManifestDiffCommandTests {
   }
 
   @Test("the same manifest twice has no difference and exits 0, also read from stdin")
-  func same() throws {
+  func same() async throws {
     let old = try write(Self.before(), "old.json")
-    #expect(run(["manifest", "diff", old, old]).status == 0)
+    #expect(await run(["manifest", "diff", old, old]).status == 0)
     let data = try Data(contentsOf: URL(fileURLWithPath: old))
-    let piped = run(["manifest", "diff", "-", old], input: data)
+    let piped = await run(["manifest", "diff", "-", old], input: data)
     #expect(piped.status == 0)
     #expect(piped.out.hasPrefix("Comparing stdin with \(old):"))
-    #expect(run(["manifest", "diff", "-", "-"], input: data).status == 64)
+    #expect(await run(["manifest", "diff", "-", "-"], input: data).status == 64)
   }
 
   /// A hostile file: its bytes (nil: missing), the status, and a part of the message.
@@ -266,12 +266,12 @@ struct ManifestDiffCommandTests {
   ]
 
   @Test("a hostile OLD or NEW file is refused with its status, naming the file", arguments: hostile)
-  func hostileFile(file: Hostile) throws {
+  func hostileFile(file: Hostile) async throws {
     let good = try write(Self.before(), "good.json")
     let bad = directory.path("bad.json")
     if let bytes = file.bytes { try bytes.write(to: URL(fileURLWithPath: bad)) }
     for arguments in [[bad, good], [good, bad]] {
-      let result = run(["manifest", "diff"] + arguments)
+      let result = await run(["manifest", "diff"] + arguments)
       #expect(result.status == file.status, "\(result.err)")
       #expect(result.out.isEmpty)
       #expect(result.err.contains(bad))
@@ -299,13 +299,13 @@ struct ManifestDiffCommandTests {
 
   @Test(
     "a hostile manifest of 20,000 fields (1.2 MB) is compared in linear time, naming the one added")
-  func wideManifest() throws {
+  func wideManifest() async throws {
     // Before the comparison looked fields up by name, this took minutes (quadratic).
     let old = directory.path("old.json")
     let new = directory.path("new.json")
     try Self.wide(20_000, extra: nil).write(to: URL(fileURLWithPath: old))
     try Self.wide(20_000, extra: "x").write(to: URL(fileURLWithPath: new))
-    let result = run(["manifest", "diff", old, new])
+    let result = await run(["manifest", "diff", old, new])
     #expect(result.status == 1)
     let lines = result.out.split(separator: "\n").map(String.init)
     let expected =
@@ -316,21 +316,21 @@ struct ManifestDiffCommandTests {
   }
 
   @Test("a folder given as OLD or NEW is refused as no input file")
-  func folder() throws {
+  func folder() async throws {
     let good = try write(Self.before(), "good.json")
     for arguments in [[directory.url.path, good], [good, directory.url.path]] {
-      let result = run(["manifest", "diff"] + arguments)
+      let result = await run(["manifest", "diff"] + arguments)
       #expect(result.status == 66)
       #expect(result.err.contains("is a directory"))
     }
   }
 
   @Test("an unknown action, a missing NEW and --db are usage errors")
-  func usage() throws {
+  func usage() async throws {
     let old = try write(Self.before(), "old.json")
-    #expect(run(["manifest", "show", old, old]).status == 64)
-    #expect(run(["manifest", "diff", old]).status == 64)
-    #expect(run(["manifest", "diff", old, old, "--db", "x.sqlite"]).status == 64)
+    #expect(await run(["manifest", "show", old, old]).status == 64)
+    #expect(await run(["manifest", "diff", old]).status == 64)
+    #expect(await run(["manifest", "diff", old, old, "--db", "x.sqlite"]).status == 64)
   }
 
   /// The example shop's frozen releases (Tests/ExampleShopTests/Fixtures).
@@ -338,10 +338,10 @@ struct ManifestDiffCommandTests {
     .deletingLastPathComponent().appendingPathComponent("ExampleShopTests/Fixtures")
 
   @Test("the example shop's 1.0 to its committed manifest: every change named, none loses routes")
-  func exampleShop() {
+  func exampleShop() async {
     let old = Self.shop.appendingPathComponent("1.0/manifest.json").path
     let new = Self.shop.appendingPathComponent("routes.manifest.json").path
-    let result = run(["manifest", "diff", old, new, "--release", "1.0"])
+    let result = await run(["manifest", "diff", old, new, "--release", "1.0"])
     #expect(result.status == 0, "\(result.err)")
     #expect(
       result.out == """
@@ -353,7 +353,7 @@ struct ManifestDiffCommandTests {
         4 differences, 0 losing routes saved by 1.0.
         """)
     // Backwards, as a downgrade would read them: 3.0's routes are all newer than 1.0's.
-    let back = run(["manifest", "diff", new, old, "--release", "3.0"])
+    let back = await run(["manifest", "diff", new, old, "--release", "3.0"])
     #expect(back.status == 1)
     #expect(
       back.out.contains(

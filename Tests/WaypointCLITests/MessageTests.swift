@@ -86,9 +86,9 @@ struct MessageTests {
   }
 
   @Test("import-path names the input and where its JSON breaks")
-  func importPathPosition() throws {
+  func importPathPosition() async throws {
     let store = directory.path()
-    let stdin = run(
+    let stdin = await run(
       ["--db", store, "import-path", "--scene", "s", "-"], input: Data("[\"a\",\n \"b\", x]".utf8))
     #expect(stdin.status == 65)
     #expect(
@@ -97,7 +97,7 @@ struct MessageTests {
     )
     let file = directory.path("path.json")
     try Data("{\"not\": \"an array\"}".utf8).write(to: URL(fileURLWithPath: file))
-    let object = run(["--db", store, "import-path", "--scene", "s", file])
+    let object = await run(["--db", store, "import-path", "--scene", "s", file])
     #expect(object.status == 65)
     #expect(object.err.hasPrefix("waypoint import-path: \(file): "))
     expectOwnWords(object.err)
@@ -120,11 +120,11 @@ struct MessageTests {
         "2: document: invalid field format: expected a number, found a string"
       ),
     ])
-  func importPosition(line: String, message: String) throws {
+  func importPosition(line: String, message: String) async throws {
     let good = #"{"scene":"a","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
     let file = directory.path("lines.jsonl")
     try Data((good + "\n" + line + "\n").utf8).write(to: URL(fileURLWithPath: file))
-    let result = run(["--db", directory.path(), "import", file])
+    let result = await run(["--db", directory.path(), "import", file])
     #expect(result.status == 65)
     #expect(result.err == "waypoint import: \(file):\(message)")
     expectOwnWords(result.err)
@@ -136,35 +136,35 @@ struct MessageTests {
       "{\"manifest\":1,\"schemaVersion\":1,\n\"routes\":{}}",
       "{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}", "", "[]",
     ])
-  func manifestWords(text: String) throws {
+  func manifestWords(text: String) async throws {
     let store = try exampleStore(directory)
     let manifest = directory.path("routes.manifest.json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: manifest))
-    let result = run(["--db", store, "validate", "--manifest", manifest])
+    let result = await run(["--db", store, "validate", "--manifest", manifest])
     #expect(result.status == 65)
     #expect(result.err.hasPrefix("waypoint validate: \(manifest): "))
     expectOwnWords(result.err)
   }
 
   @Test("a manifest's JSON error names the line, the column and the byte")
-  func manifestPlace() throws {
+  func manifestPlace() async throws {
     let store = try exampleStore(directory)
     let manifest = directory.path("routes.manifest.json")
     try Data("{\"manifest\":1,\n\"schemaVersion\":1,\"routes\":[}".utf8).write(
       to: URL(fileURLWithPath: manifest))
     #expect(
-      run(["--db", store, "validate", "--manifest", manifest]).err.hasSuffix(
+      await run(["--db", store, "validate", "--manifest", manifest]).err.hasSuffix(
         "not JSON: expected a value, found '}' at line 2, column 29 (byte 43)"))
   }
 
   @Test("a stored document that is not JSON is named with its snapshot and the place")
-  func storedDocument() throws {
+  func storedDocument() async throws {
     let store = try exampleStore(directory)
     #expect(
       rawSQL(
         store, "UPDATE snapshot SET document = ? WHERE id = 2", blob: Data("{\"format\":1,]".utf8))
         == 0)
-    let result = run(["--db", store, "show", "phone"])
+    let result = await run(["--db", store, "show", "phone"])
     #expect(result.status == 65)
     #expect(
       result.err
@@ -173,14 +173,14 @@ struct MessageTests {
   }
 
   @Test("rollback errors name the store, and the snapshot that cannot be read")
-  func rollbackNamesTheStore() throws {
+  func rollbackNamesTheStore() async throws {
     let store = try exampleStore(directory)
-    let unknown = run(["--db", store, "rollback", "phone", "--to", "3"])
+    let unknown = await run(["--db", store, "rollback", "phone", "--to", "3"])
     #expect(unknown.status == 65)
     #expect(unknown.err == "waypoint rollback: \(store): no snapshot 3 in scene phone")
     let newer = Data(#"{"format":9,"savedAt":"2026-11-29T12:00:00Z"}"#.utf8)
     #expect(rawSQL(store, "UPDATE snapshot SET document = ? WHERE id = 1", blob: newer) == 0)
-    let unreadable = run(["--db", store, "rollback", "phone", "--to", "1"])
+    let unreadable = await run(["--db", store, "rollback", "phone", "--to", "1"])
     #expect(unreadable.status == 65)
     #expect(
       unreadable.err
@@ -189,7 +189,7 @@ struct MessageTests {
   }
 
   @Test("import-path names the input when the snapshot it makes is over the store's limit")
-  func importPathTooLarge() throws {
+  func importPathTooLarge() async throws {
     let store = directory.path()
     let big = String(repeating: "a", count: 600_000)
     try SnapshotStore(path: store).save(
@@ -199,7 +199,7 @@ struct MessageTests {
     let file = directory.path("path.json")
     try Data(#"["T","\"\#(big)\""]"#.utf8).write(to: URL(fileURLWithPath: file))
     let before = try fingerprint(store).0
-    let result = run(["--db", store, "import-path", "--scene", "s", file])
+    let result = await run(["--db", store, "import-path", "--scene", "s", file])
     #expect(result.status == 65)
     #expect(
       result.err.hasPrefix("waypoint import-path: \(file): the snapshot it makes (stack main"))

@@ -37,8 +37,8 @@ struct OptionValueTests {
   @Test(
     "a bad value exits 64 with the one message shape, before the command runs",
     arguments: checked, badValues)
-  func refused(checked: Checked, value: String) {
-    let result = run([
+  func refused(checked: Checked, value: String) async {
+    let result = await run([
       "--db", "/nonexistent/store.sqlite", checked.command, "\(checked.option)=\(value)",
     ])
     #expect(result.status == 64)
@@ -77,8 +77,8 @@ struct OptionValueTests {
   }
 
   @Test("help wins over a bad value, as over every other problem")
-  func helpWins() {
-    let result = run(["prune", "--keep", "x", "--help"])
+  func helpWins() async {
+    let result = await run(["prune", "--keep", "x", "--help"])
     #expect(result.status == 0)
     #expect(result.out.hasPrefix("USAGE: waypoint prune"))
     #expect(result.err.isEmpty)

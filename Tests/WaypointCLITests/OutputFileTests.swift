@@ -48,12 +48,12 @@ struct OutputFileTests {
   @Test(
     "export --output naming the store it reads is refused, even with --force, and the store is intact",
     arguments: Spelling.allCases, [false, true])
-  func exportOntoStore(spelling: Spelling, force: Bool) throws {
+  func exportOntoStore(spelling: Spelling, force: Bool) async throws {
     let store = try exampleStore(directory)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let output = try spell(store, spelling)
     // The reproducer: the store named by $WAYPOINT_DB, the output by the same name.
-    let result = run(
+    let result = await run(
       ["export", "--output", output] + (force ? ["--force"] : []),
       environment: ["WAYPOINT_DB": store])
     #expect(result.status == 73)
@@ -67,11 +67,11 @@ struct OutputFileTests {
   @Test(
     "export-path --output naming the store is refused too",
     arguments: [Spelling.samePath, .symbolicLink, .wal])
-  func exportPathOntoStore(spelling: Spelling) throws {
+  func exportPathOntoStore(spelling: Spelling) async throws {
     let store = try exampleStore(directory)
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let output = try spell(store, spelling)
-    let result = run([
+    let result = await run([
       "--db", store, "export-path", "--scene", "phone", "--output", output, "--force",
     ])
     #expect(result.status == 73)
@@ -81,18 +81,18 @@ struct OutputFileTests {
   @Test(
     "an existing file is kept unless --force is given; then it is replaced whole",
     arguments: [["export"], ["export-path", "--scene", "phone"]])
-  func existingFile(command: [String]) throws {
+  func existingFile(command: [String]) async throws {
     let store = try exampleStore(directory)
     let file = directory.path("out-\(command[0])")
     try Data("precious".utf8).write(to: URL(fileURLWithPath: file))
-    let refused = run(["--db", store] + command + ["--output", file])
+    let refused = await run(["--db", store] + command + ["--output", file])
     #expect(refused.status == 73)
     #expect(refused.err.hasSuffix("\(file): already exists; give --force to replace it"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("precious".utf8))
 
-    let forced = run(["--db", store] + command + ["--output", file, "--force"])
+    let forced = await run(["--db", store] + command + ["--output", file, "--force"])
     #expect(forced.status == 0)
-    let stdout = run(["--db", store] + command)
+    let stdout = await run(["--db", store] + command)
     #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == stdout.outData)
     let attributes = try FileManager.default.attributesOfItem(atPath: file)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -100,29 +100,29 @@ struct OutputFileTests {
   }
 
   @Test("--force replaces a symbolic link itself, never the file it points to")
-  func forceReplacesLinkNotTarget() throws {
+  func forceReplacesLinkNotTarget() async throws {
     let store = try exampleStore(directory)
     let target = directory.path("target.txt")
     try Data("elsewhere".utf8).write(to: URL(fileURLWithPath: target))
     let link = directory.path("out.jsonl")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-    #expect(run(["--db", store, "export", "--output", link]).status == 73)
-    #expect(run(["--db", store, "export", "--output", link, "--force"]).status == 0)
+    #expect(await run(["--db", store, "export", "--output", link]).status == 73)
+    #expect(await run(["--db", store, "export", "--output", link, "--force"]).status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("elsewhere".utf8))
     #expect(OutputFile.existing(link) == .file)
   }
 
   @Test("a device or a pipe is written into, never replaced, without --force")
-  func deviceWrittenInto() throws {
+  func deviceWrittenInto() async throws {
     let store = try exampleStore(directory)
-    let result = run(["--db", store, "export", "--output", "/dev/null"])
+    let result = await run(["--db", store, "export", "--output", "/dev/null"])
     #expect(result.status == 0)
     #expect(result.out == "Exported 4 snapshots to /dev/null.")
     #expect(OutputFile.isStream("/dev/null"))
     // Through a link, as a shell's /dev/fd/N or /dev/stdout is one.
     let link = directory.path("null-link")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
-    #expect(run(["--db", store, "export", "--output", link]).status == 0)
+    #expect(await run(["--db", store, "export", "--output", link]).status == 0)
     #expect(OutputFile.existing(link) == .link)
   }
 
@@ -136,33 +136,34 @@ struct OutputFileTests {
       guard let handle = FileHandle(forReadingAtPath: fifo) else { return Data() }
       return handle.readDataToEndOfFile()
     }
-    let result = run(["--db", store, "export", "--output", fifo])
+    let result = await run(["--db", store, "export", "--output", fifo])
     #expect(result.status == 0)
     // Should the command have failed before it opened the pipe, this ends the reader's wait.
     let unblock = open(fifo, O_WRONLY | O_NONBLOCK)
     if unblock >= 0 { close(unblock) }
     let received = await reader.value
-    #expect(received == run(["--db", store, "export"]).outData)
+    let exported = await run(["--db", store, "export"]).outData
+    #expect(received == exported)
     #expect(OutputFile.isStream(fifo))
   }
 
   @Test(
     "a directory at the output path is refused, with or without --force",
     arguments: [[], ["--force"]] as [[String]])
-  func directoryRefused(extra: [String]) throws {
+  func directoryRefused(extra: [String]) async throws {
     let store = try exampleStore(directory)
     let folder = directory.path("folder")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    let result = run(["--db", store, "export", "--output", folder] + extra)
+    let result = await run(["--db", store, "export", "--output", folder] + extra)
     #expect(result.status == 73)
     #expect(result.err.hasSuffix("\(folder): is a directory, not a file"))
   }
 
   @Test("--force without --output is a usage error")
-  func forceNeedsOutput() throws {
+  func forceNeedsOutput() async throws {
     let store = try exampleStore(directory)
-    #expect(run(["--db", store, "export", "--force"]).status == 64)
-    #expect(run(["--db", store, "export-path", "--scene", "phone", "--force"]).status == 64)
+    #expect(await run(["--db", store, "export", "--force"]).status == 64)
+    #expect(await run(["--db", store, "export-path", "--scene", "phone", "--force"]).status == 64)
   }
 
   /// A store big enough that export writes more than its 64 KiB buffer.
@@ -208,12 +209,12 @@ struct OutputFileTests {
   // MARK: - demo
 
   @Test("demo into a folder that holds another store or manifest refuses (73) and changes nothing")
-  func demoOverForeignFiles() throws {
+  func demoOverForeignFiles() async throws {
     let folder = directory.url.appendingPathComponent("app")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let store = try exampleStore(directory, name: "app/waypoint.sqlite")
     let before = try Data(contentsOf: URL(fileURLWithPath: store))
-    let refused = run(["demo", "--output", folder.path])
+    let refused = await run(["demo", "--output", folder.path])
     #expect(refused.status == 73)
     #expect(refused.out.isEmpty)
     #expect(
@@ -230,23 +231,23 @@ struct OutputFileTests {
     let manifest = other.appendingPathComponent("routes.manifest.json")
     let appManifest = RouteManifest(registry: registry).encoded()
     try appManifest.write(to: manifest)
-    #expect(run(["demo", "--output", other.path]).status == 73)
+    #expect(await run(["demo", "--output", other.path]).status == 73)
     #expect(try Data(contentsOf: manifest) == appManifest)
     #expect(
       !FileManager.default.fileExists(atPath: other.appendingPathComponent("waypoint.sqlite").path))
 
     // With --force both are replaced by the demo's.
-    #expect(run(["demo", "--output", folder.path, "--force"]).status == 0)
+    #expect(await run(["demo", "--output", folder.path, "--force"]).status == 0)
     let scenes = try SnapshotStore(path: store, access: .readOnly).scenes().map(\.id)
     #expect(scenes == ["ipad-window", "iphone-window"])
     #expect(try temporaryFiles(in: folder).isEmpty)
   }
 
   @Test("demo replaces what an earlier demo left, and leaves no temporary file")
-  func demoTwice() throws {
+  func demoTwice() async throws {
     let folder = directory.url.appendingPathComponent("demo")
-    #expect(run(["demo", "--output", folder.path]).status == 0)
-    let again = run(["demo", "--output", folder.path])
+    #expect(await run(["demo", "--output", folder.path]).status == 0)
+    let again = await run(["demo", "--output", folder.path])
     #expect(again.status == 0)
     let store = folder.appendingPathComponent("waypoint.sqlite").path
     #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == 3)
@@ -271,18 +272,18 @@ struct OutputFileTests {
   }
 
   @Test("a journal left without its store is not read into a new store: demo and import refuse")
-  func strayJournal() throws {
+  func strayJournal() async throws {
     let folder = directory.url.appendingPathComponent("stray")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let wal = folder.appendingPathComponent("waypoint.sqlite-wal")
     try Data("another store's journal".utf8).write(to: wal)
-    #expect(run(["demo", "--output", folder.path]).status == 73)
+    #expect(await run(["demo", "--output", folder.path]).status == 73)
 
-    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+    let lines = await run(["--db", try exampleStore(directory), "export"]).outData
     let input = directory.path("in.jsonl")
     try lines.write(to: URL(fileURLWithPath: input))
     let store = folder.appendingPathComponent("waypoint.sqlite").path
-    let imported = run(["--db", store, "import", input])
+    let imported = await run(["--db", store, "import", input])
     #expect(imported.status == 73)
     #expect(imported.err.contains("a store's journal is left there without its store"))
     #expect(try Data(contentsOf: wal) == Data("another store's journal".utf8))
@@ -292,30 +293,30 @@ struct OutputFileTests {
   // MARK: - import
 
   @Test("import never creates a store through a symbolic link to nothing")
-  func importThroughDanglingLink() throws {
-    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+  func importThroughDanglingLink() async throws {
+    let lines = await run(["--db", try exampleStore(directory), "export"]).outData
     let input = directory.path("in.jsonl")
     try lines.write(to: URL(fileURLWithPath: input))
     let link = directory.path("link.sqlite")
     let target = directory.path("elsewhere.sqlite")
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-    let result = run(["--db", link, "import", input])
+    let result = await run(["--db", link, "import", input])
     #expect(result.status == 73)
     #expect(!FileManager.default.fileExists(atPath: target))
   }
 
   @Test("an import that fails leaves no new store behind, not even an empty one")
-  func failedImportLeavesNoStore() throws {
+  func failedImportLeavesNoStore() async throws {
     let input = directory.path("in.jsonl")
     let line = String(
-      decoding: run(["--db", try exampleStore(directory), "export"]).outData, as: UTF8.self
+      decoding: await run(["--db", try exampleStore(directory), "export"]).outData, as: UTF8.self
     ).split(separator: "\n")[0]
     // A scene id the store refuses when it inserts it.
     let bad = line.replacingOccurrences(
       of: "\"scene\":\"phone\"", with: "\"scene\":\"ph\\u0001one\"")
     try Data((line + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: input))
     let store = directory.path("new.sqlite")
-    let result = run(["--db", store, "import", input])
+    let result = await run(["--db", store, "import", input])
     #expect(result.status == 65)
     #expect(!result.err.contains(".tmp-"))
     #expect(!FileManager.default.fileExists(atPath: store))
@@ -323,12 +324,12 @@ struct OutputFileTests {
   }
 
   @Test("import into a new store creates it whole, with permissions 0600, and names it")
-  func importCreates() throws {
-    let lines = run(["--db", try exampleStore(directory), "export"]).outData
+  func importCreates() async throws {
+    let lines = await run(["--db", try exampleStore(directory), "export"]).outData
     let input = directory.path("in.jsonl")
     try lines.write(to: URL(fileURLWithPath: input))
     let store = directory.path("new.sqlite")
-    let result = run(["--db", store, "import", input])
+    let result = await run(["--db", store, "import", input])
     #expect(result.status == 0)
     #expect(result.out.hasSuffix("into \(store) (snapshots 1–4), a new store."))
     #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == 4)

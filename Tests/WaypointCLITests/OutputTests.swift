@@ -26,11 +26,11 @@ struct OutputTests {
   }
 
   @Test("the scenes table is bold-headed on a terminal")
-  func colouredTable() throws {
+  func colouredTable() async throws {
     let directory = TemporaryDirectory()
     let path = try exampleStore(directory)
     let capture = console(out: true)
-    #expect(WaypointTool.run(["--db", path, "scenes"], console: capture.console) == 0)
+    #expect(await WaypointTool.run(["--db", path, "scenes"], console: capture.console) == 0)
     #expect(capture.out.hasPrefix("\u{1B}[1mSCENE"))
     #expect(capture.out.contains("\u{1B}[33m1 snapshot, 1 quarantined\u{1B}[0m"))
   }

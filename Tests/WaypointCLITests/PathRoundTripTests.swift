@@ -18,20 +18,20 @@ struct PathRoundTripTests {
   @Test(
     "import-path then export-path gives back the same bytes, unknown tags included",
     arguments: samples)
-  func sameBytes(sample: String) throws {
+  func sameBytes(sample: String) async throws {
     let file = directory.path("path.json")
     try Data(sample.utf8).write(to: URL(fileURLWithPath: file))
     let store = directory.path()
-    let imported = run(["--db", store, "import-path", "--scene", "s", file])
+    let imported = await run(["--db", store, "import-path", "--scene", "s", file])
     #expect(imported.status == 0)
-    let exported = run(["--db", store, "export-path", "--scene", "s"])
+    let exported = await run(["--db", store, "export-path", "--scene", "s"])
     #expect(exported.status == 0)
     #expect(exported.outData == Data(sample.utf8))
   }
 
   @Test(
     "a path JSONEncoder wrote survives import-path, export, import and export-path byte for byte")
-  func throughExportAndImport() throws {
+  func throughExportAndImport() async throws {
     struct Link: Codable {
       var url: String
       var note: String
@@ -41,17 +41,18 @@ struct PathRoundTripTests {
       ["MyApp.Link", String(decoding: element, as: UTF8.self), "Swift.Int", "1"])
     let first = directory.path("first.sqlite")
     let second = directory.path("second.sqlite")
-    #expect(run(["--db", first, "import-path", "--scene", "s", "-"], input: path).status == 0)
+    #expect(
+      await run(["--db", first, "import-path", "--scene", "s", "-"], input: path).status == 0)
     let lines = directory.path("lines.jsonl")
-    #expect(run(["--db", first, "export", "--output", lines]).status == 0)
-    #expect(run(["--db", second, "import", lines]).status == 0)
-    #expect(run(["--db", second, "export-path", "--scene", "s"]).outData == path)
+    #expect(await run(["--db", first, "export", "--output", lines]).status == 0)
+    #expect(await run(["--db", second, "import", lines]).status == 0)
+    #expect(await run(["--db", second, "export-path", "--scene", "s"]).outData == path)
   }
 
   @Test("the stack is stored root first, each element verbatim, in the named stack")
-  func stored() throws {
+  func stored() async throws {
     let store = directory.path()
-    let result = run(
+    let result = await run(
       ["--db", store, "import-path", "--scene", "s", "--stack", "detail", "-"],
       input: Data(Self.samples[0].utf8))
     #expect(result.status == 0)
@@ -70,9 +71,9 @@ struct PathRoundTripTests {
   }
 
   @Test("importing into a scene keeps its other stacks, selections and sheet")
-  func keepsTheRest() throws {
+  func keepsTheRest() async throws {
     let store = try exampleStore(directory)
-    let result = run(
+    let result = await run(
       ["--db", store, "import-path", "--scene", "tablet", "--stack", "shop", "-", "--json"],
       input: Data(#"["Swift.Int","5"]"#.utf8))
     let document = try result.json()
@@ -80,12 +81,12 @@ struct PathRoundTripTests {
     #expect(document["snapshot"] as? Int == 5)
     #expect(document["wrote"] as? Bool == true)
     #expect(document["routes"] as? Int == 1)
-    let shown = run(["--db", store, "show", "tablet"])
+    let shown = await run(["--db", store, "show", "tablet"])
     #expect(shown.out.contains("stack shop: 1 route, root to top\n│       └── [0] Swift.Int 5"))
     #expect(shown.out.contains("stack orders (selected tab)"))
     #expect(shown.out.contains("└── sheet: Shop.Route"))
     // The same stack again writes nothing.
-    let again = run(
+    let again = await run(
       ["--db", store, "import-path", "--scene", "tablet", "--stack", "shop", "-"],
       input: Data(#"["Swift.Int","5"]"#.utf8))
     #expect(
@@ -106,46 +107,47 @@ struct PathRoundTripTests {
         "stdin: JSON is nested deeper than the limit of 32 levels"
       ),
     ])
-  func malformed(input: String, message: String) throws {
+  func malformed(input: String, message: String) async throws {
     let store = directory.path()
-    let result = run(["--db", store, "import-path", "--scene", "s", "-"], input: Data(input.utf8))
+    let result = await run(
+      ["--db", store, "import-path", "--scene", "s", "-"], input: Data(input.utf8))
     #expect(result.status == 65)
     #expect(result.err == "waypoint import-path: \(message)")
     #expect(!FileManager.default.fileExists(atPath: store))
   }
 
   @Test("input over the document limit is refused without reading it all")
-  func oversized() throws {
+  func oversized() async throws {
     let file = directory.path("big.json")
     try Data(repeating: 0x20, count: (1 << 20) + 10).write(to: URL(fileURLWithPath: file))
-    let result = run(["--db", directory.path(), "import-path", "--scene", "s", file])
+    let result = await run(["--db", directory.path(), "import-path", "--scene", "s", file])
     #expect(result.status == 65)
     #expect(result.err == "waypoint import-path: \(file): input is over the limit of 1048576 bytes")
-    let missing = run([
+    let missing = await run([
       "--db", directory.path(), "import-path", "--scene", "s", directory.path("x.json"),
     ])
     #expect(missing.status == 66)
   }
 
   @Test("export-path names what is missing: the scene, or the stack with the ones there are")
-  func exportErrors() throws {
+  func exportErrors() async throws {
     let store = try exampleStore(directory)
-    let noStack = run(["--db", store, "export-path", "--scene", "tablet"])
+    let noStack = await run(["--db", store, "export-path", "--scene", "tablet"])
     #expect(noStack.status == 65)
     #expect(
       noStack.err
         == "waypoint export-path: \(store): snapshot 3 of scene tablet has no stack 'main' (its stacks: detail, orders, shop)"
     )
-    #expect(run(["--db", store, "export-path", "--scene", "nope"]).status == 65)
-    #expect(run(["--db", store, "export-path"]).status == 64)
+    #expect(await run(["--db", store, "export-path", "--scene", "nope"]).status == 65)
+    #expect(await run(["--db", store, "export-path"]).status == 64)
   }
 
   @Test("export-path ends with a newline only on a terminal")
-  func newline() throws {
+  func newline() async throws {
     let store = try exampleStore(directory)
     let capture = Capture()
     capture.outIsTerminal = true
-    let status = WaypointTool.run(
+    let status = await WaypointTool.run(
       ["--db", store, "export-path", "--scene", "tablet", "--stack", "detail"],
       console: capture.console)
     #expect(status == 0)

@@ -33,9 +33,9 @@ struct PruneCommandTests {
       (["--older-than", "47h", "--keep", "2"], [3], []),
       (["--older-than", "100000s"], [3], []),
     ] as [([String], [Int64], [Int64])])
-  func rules(options: [String], a: [Int64], b: [Int64]) throws {
+  func rules(options: [String], a: [Int64], b: [Int64]) async throws {
     let path = try agedStore()
-    let result = run(["--db", path, "prune"] + options)
+    let result = await run(["--db", path, "prune"] + options)
     #expect(result.status == 0)
     #expect(result.out.hasPrefix("Pruned \(4 - a.count - b.count) snapshot"))
     let store = try SnapshotStore(path: path, access: .readOnly)
@@ -44,9 +44,9 @@ struct PruneCommandTests {
   }
 
   @Test("--json tells what was deleted and by which rules")
-  func json() throws {
+  func json() async throws {
     let path = try agedStore()
-    let document = try run(["--db", path, "prune", "--keep", "1", "--json"]).json()
+    let document = try await run(["--db", path, "prune", "--keep", "1", "--json"]).json()
     #expect(document["deleted"] as? Int == 2)
     #expect(document["keep"] as? Int == 1)
     #expect(document["savedBefore"] is NSNull)
@@ -55,20 +55,20 @@ struct PruneCommandTests {
   @Test(
     "durations other than a whole number and d, h, m or s are usage errors, and nothing is deleted",
     arguments: ["30", "1w", "1.5d", "-3d", "d", "3 d", "30D", "999999999999d", "٣d", ""])
-  func badDurations(text: String) throws {
+  func badDurations(text: String) async throws {
     let path = try agedStore()
-    let result = run(["--db", path, "prune", "--older-than", text])
+    let result = await run(["--db", path, "prune", "--older-than", text])
     #expect(result.status == 64)
     #expect(result.err.hasPrefix("waypoint prune: invalid value '\(text)' for --older-than"))
     #expect(try SnapshotStore(path: path, access: .readOnly).statistics().snapshotCount == 4)
   }
 
   @Test("--keep takes a whole number of 0 or more; a rule is required")
-  func badKeep() throws {
+  func badKeep() async throws {
     let path = try agedStore()
-    #expect(run(["--db", path, "prune", "--keep", "-1"]).status == 64)
-    #expect(run(["--db", path, "prune", "--keep", "two"]).status == 64)
-    let none = run(["--db", path, "prune"])
+    #expect(await run(["--db", path, "prune", "--keep", "-1"]).status == 64)
+    #expect(await run(["--db", path, "prune", "--keep", "two"]).status == 64)
+    let none = await run(["--db", path, "prune"])
     #expect(none.status == 64)
     #expect(none.err.hasPrefix("waypoint prune: give --keep N, --older-than DURATION, or both"))
   }

@@ -60,7 +60,7 @@ struct RedactionTests {
   }
 
   @Test("the same value gives the same hash, different values different ones")
-  func stable() {
+  func stable() async {
     #expect(
       redactor.payload(#"{"a":"x"}"#)
         == redactor.payload(#"{"b":"x"}"#).replacingOccurrences(of: "\"b\"", with: "\"a\""))
@@ -72,9 +72,9 @@ struct RedactionTests {
   }
 
   @Test("a redacted export hides payload values, scene ids, builds and details, and still imports")
-  func export() throws {
+  func export() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "export", "--redact"])
+    let result = await run(["--db", path, "export", "--redact"])
     #expect(result.status == 0)
     for secret in [
       "Ada Lovelace", "E621E1F8", "phone", "tablet", "1.0 (1)", "2.0 (7)", "hunter2",
@@ -98,21 +98,21 @@ struct RedactionTests {
     let file = directory.path("redacted.jsonl")
     try Data(result.outData).write(to: URL(fileURLWithPath: file))
     let copy = directory.path("copy.sqlite")
-    #expect(run(["--db", copy, "import", file]).status == 0)
-    let shown = run(["--db", copy, "show", redactor.scene("tablet")])
+    #expect(await run(["--db", copy, "import", file]).status == 0)
+    let shown = await run(["--db", copy, "show", redactor.scene("tablet")])
     #expect(shown.status == 0)
     #expect(shown.out.contains("stack shop: 2 routes"))
     #expect(shown.out.contains("Shop.Route {\"product\":{\"id\":"))
   }
 
   @Test("a document that cannot be decoded is left out of a redacted export, never leaked")
-  func unreadable() throws {
+  func unreadable() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(
         path, "UPDATE snapshot SET document = ? WHERE id = 1",
         blob: Data(#"{"format":1,"secret":"Ada"}"#.utf8)) == 0)
-    let result = run(["--db", path, "export", "--redact"])
+    let result = await run(["--db", path, "export", "--redact"])
     #expect(result.status == 65)
     #expect(!result.out.contains("Ada"))
     #expect(

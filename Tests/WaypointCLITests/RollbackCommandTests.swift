@@ -10,9 +10,9 @@ struct RollbackCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("an earlier snapshot becomes the latest as a new copy; the history stays")
-  func rollsBack() throws {
+  func rollsBack() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "rollback", "phone", "--to", "1"])
+    let result = await run(["--db", path, "rollback", "phone", "--to", "1"])
     #expect(result.status == 0)
     #expect(result.out == "Rolled scene phone back to snapshot 1: saved as snapshot 5.")
     let store = try SnapshotStore(path: path, access: .readOnly)
@@ -25,9 +25,9 @@ struct RollbackCommandTests {
   }
 
   @Test("rolling back to the latest writes nothing and says so; --json tells")
-  func toLatest() throws {
+  func toLatest() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "rollback", "phone", "--to", "2", "--json"])
+    let result = await run(["--db", path, "rollback", "phone", "--to", "2", "--json"])
     #expect(result.status == 0)
     let document = try result.json()
     #expect(document["wrote"] as? Bool == false)
@@ -44,10 +44,10 @@ struct RollbackCommandTests {
       (["rollback", "phone"], 64, "missing --to SNAPSHOT_ID"),
       (["rollback", "phone", "--to", "-1"], 64, "invalid value '-1' for --to"),
     ] as [([String], Int32, String)])
-  func refused(arguments: [String], status: Int32, message: String) throws {
+  func refused(arguments: [String], status: Int32, message: String) async throws {
     let path = try exampleStore(directory)
     let before = try fingerprint(path).0
-    let result = run(["--db", path] + arguments)
+    let result = await run(["--db", path] + arguments)
     #expect(result.status == status)
     #expect(result.err.contains(message))
     #expect(try fingerprint(path).0 == before)

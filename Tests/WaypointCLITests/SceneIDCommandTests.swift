@@ -39,9 +39,9 @@ struct SceneIDCommandTests {
   @Test(
     "import-path refuses an id the store refuses, before reading or creating anything",
     arguments: refused)
-  func importPathRefuses(id: String, reason: String) throws {
+  func importPathRefuses(id: String, reason: String) async throws {
     let store = directory.path("new.sqlite")
-    let result = run(
+    let result = await run(
       ["--db", store, "import-path", "--scene", id, "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(result.status == 65, "\(id.debugDescription): \(result.err)")
     #expect(result.err.hasSuffix(": \(reason)"), "\(result.err)")
@@ -52,7 +52,7 @@ struct SceneIDCommandTests {
   @Test(
     "import refuses a line whose scene id the store refuses, naming the line, writing nothing",
     arguments: refused)
-  func importRefuses(id: String, reason: String) throws {
+  func importRefuses(id: String, reason: String) async throws {
     let store = try exampleStore(directory)
     let before = try fingerprint(store).0
     let good = #"{"scene":"ok","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
@@ -61,25 +61,25 @@ struct SceneIDCommandTests {
       + #","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
     let file = directory.path("lines.jsonl")
     try Data((good + "\n" + bad + "\n").utf8).write(to: URL(fileURLWithPath: file))
-    let result = run(["--db", store, "import", file])
+    let result = await run(["--db", store, "import", file])
     #expect(result.status == 65)
     #expect(result.err == "waypoint import: \(file):2: invalid scene id: \(reason)")
     #expect(try fingerprint(store).0 == before)
   }
 
   @Test("export then import gives back every scene id the tool can write, byte for byte")
-  func roundTrip() throws {
+  func roundTrip() async throws {
     let source = directory.path("source.sqlite")
     for (index, id) in Self.awkward.enumerated() {
       let path = #"["Shop.Route","{\"product\":{\"id\":\#(index)}}"]"#
-      let result = run(
+      let result = await run(
         ["--db", source, "import-path", "--scene", id, "-"], input: Data(path.utf8))
       #expect(result.status == 0, "\(id.debugDescription): \(result.err)")
     }
-    let export = run(["--db", source, "export"])
+    let export = await run(["--db", source, "export"])
     #expect(export.status == 0)
     let copy = directory.path("copy.sqlite")
-    let imported = run(["--db", copy, "--json", "import", "-"], input: export.outData)
+    let imported = await run(["--db", copy, "--json", "import", "-"], input: export.outData)
     #expect(imported.status == 0, "\(imported.err)")
     // NFC and NFD are two scenes, as the store counts them.
     #expect(try imported.json()["scenes"] as? Int == Self.awkward.count)
@@ -88,7 +88,7 @@ struct SceneIDCommandTests {
     #expect(rawQuery(copy, query).count == Self.awkward.count)
     // Each id reads back in the tool as it was written.
     for id in Self.awkward {
-      let shown = run(["--db", copy, "--json", "history", "--", id])
+      let shown = await run(["--db", copy, "--json", "history", "--", id])
       #expect(try shown.json()["scene"] as? String == id)
       #expect(
         (try shown.json()["scene"] as? String).map { SceneID.same($0, id) } == true,
@@ -97,7 +97,7 @@ struct SceneIDCommandTests {
   }
 
   @Test("rollback never takes a snapshot of the other spelling of a scene (NFC and NFD)")
-  func rollbackNormalization() throws {
+  func rollbackNormalization() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings]), scene: "café")
@@ -107,7 +107,7 @@ struct SceneIDCommandTests {
     }
     #expect(error?.code == .snapshotNotFound)
     #expect(error?.description == "no snapshot \(other.snapshotID) in scene café")
-    let result = run(["--db", path, "rollback", "café", "--to", "\(other.snapshotID)"])
+    let result = await run(["--db", path, "rollback", "café", "--to", "\(other.snapshotID)"])
     #expect(result.status == 65)
     #expect(result.err == "waypoint rollback: \(path): no snapshot 2 in scene café")
   }

@@ -12,15 +12,15 @@ struct ScenePredictionTests {
   @Test(
     "repair counts the migrated, dropped and undetermined routes validate lists, under every policy",
     arguments: ["cut", "drop", "reset"])
-  func sameCounts(policy: String) throws {
+  func sameCounts(policy: String) async throws {
     let output = directory.url.appendingPathComponent("demo")
-    _ = run(["demo", "--output", output.path])
+    _ = await run(["demo", "--output", output.path])
     let store = output.appendingPathComponent("waypoint.sqlite").path
     let manifest = output.appendingPathComponent("routes.manifest.json").path
-    let validate = try run([
+    let validate = try await run([
       "--db", store, "--json", "validate", "--manifest", manifest, "--policy", policy,
     ]).json()
-    let repair = try run([
+    let repair = try await run([
       "--db", store, "--json", "repair", "--manifest", manifest, "--policy", policy, "--dry-run",
     ]).json()
     let predicted = try #require(validate["scenes"] as? [[String: Any]])

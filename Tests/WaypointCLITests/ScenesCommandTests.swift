@@ -9,9 +9,9 @@ struct ScenesCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("one line per scene: id, latest snapshot, saved at, build, stack depths, history")
-  func text() throws {
+  func text() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "scenes"])
+    let result = await run(["--db", path, "scenes"])
     #expect(result.status == 0)
     #expect(result.err.isEmpty)
     let date = "2026-11-18T11:06:40Z"
@@ -25,9 +25,9 @@ struct ScenesCommandTests {
   }
 
   @Test("--json gives every scene with its latest snapshot's metadata")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
-    let document = try run(["scenes", "--db", path, "--json"]).json()
+    let document = try await run(["scenes", "--db", path, "--json"]).json()
     let scenes = try #require(document["scenes"] as? [[String: Any]])
     #expect(scenes.map { $0["id"] as? String } == ["broken", "phone", "tablet"])
     let phone = scenes[1]
@@ -44,18 +44,18 @@ struct ScenesCommandTests {
   }
 
   @Test("an empty store lists nothing and says so on stderr")
-  func empty() throws {
+  func empty() async throws {
     let path = directory.path()
     _ = try SnapshotStore(path: path)
-    let result = run(["--db", path, "scenes"])
+    let result = await run(["--db", path, "scenes"])
     #expect(result.status == 0)
     #expect(result.out.isEmpty)
     #expect(result.err == "waypoint scenes: no scenes in \(path)")
-    #expect(try run(["--db", path, "scenes", "--json"]).json()["scenes"] as? [Any] != nil)
+    #expect(try await run(["--db", path, "scenes", "--json"]).json()["scenes"] as? [Any] != nil)
   }
 
   @Test("scene ids and builds from the store cannot drive the terminal")
-  func hostileText() throws {
+  func hostileText() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings], build: "1\u{1B}[2J"), scene: "evil")
@@ -65,7 +65,7 @@ struct ScenesCommandTests {
         path,
         "UPDATE snapshot SET scene_id = 'evil' || char(27, 93) || '0;x' || char(7, 10) || 'line'")
         == 0)
-    let result = run(["--db", path, "scenes"])
+    let result = await run(["--db", path, "scenes"])
     #expect(result.status == 0)
     #expect(!result.out.contains("\u{1B}"))
     #expect(result.out.contains("evil\\u{1B}]0;x\\u{7}\\nline"))

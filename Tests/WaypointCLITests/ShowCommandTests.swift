@@ -10,9 +10,9 @@ struct ShowCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("a tab scene with a split view is drawn as a tree, stacks root to top")
-  func tabScene() throws {
+  func tabScene() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "show", "tablet"])
+    let result = await run(["--db", path, "show", "tablet"])
     #expect(result.status == 0)
     #expect(result.err.isEmpty)
     let uuid = orderID.uuidString
@@ -37,23 +37,23 @@ struct ShowCommandTests {
   }
 
   @Test("--snapshot shows an earlier snapshot; a quarantined one shows why it is aside")
-  func earlierAndQuarantined() throws {
+  func earlierAndQuarantined() async throws {
     let path = try exampleStore(directory)
-    let earlier = run(["--db", path, "show", "phone", "--snapshot", "1"])
+    let earlier = await run(["--db", path, "show", "phone", "--snapshot", "1"])
     #expect(earlier.status == 0)
     #expect(earlier.out.hasPrefix("scene phone, snapshot 1\n"))
     #expect(
       earlier.out.hasSuffix(
         "└── stack main: 1 route, root to top\n    └── [0] Shop.Route {\"product\":{\"id\":1}}"))
-    let broken = run(["--db", path, "show", "broken"])
+    let broken = await run(["--db", path, "show", "broken"])
     #expect(broken.out.contains("├── quarantined (unrestorable) since "))
     #expect(broken.out.contains(": stack main[0] Gone.Type: unknown tag\n"))
   }
 
   @Test("--json gives stacks root first, selections, split and sheet, with null for what is absent")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
-    let tablet = try run(["--db", path, "--json", "show", "tablet"]).json()
+    let tablet = try await run(["--db", path, "--json", "show", "tablet"]).json()
     #expect(tablet["scene"] as? String == "tablet")
     #expect(tablet["isLatest"] as? Bool == true)
     let stacks = try #require(tablet["stacks"] as? [[String: Any]])
@@ -68,7 +68,7 @@ struct ShowCommandTests {
     #expect(split["preferredCompactColumn"] as? String == "detail")
     #expect(split["contentSelection"] is NSNull)
     #expect((tablet["selectedTab"] as? [String: Any])?["json"] as? String == #""orders""#)
-    let phone = try run(["--db", path, "--json", "show", "phone", "--snapshot", "1"]).json()
+    let phone = try await run(["--db", path, "--json", "show", "phone", "--snapshot", "1"]).json()
     #expect(phone["isLatest"] as? Bool == false)
     #expect(phone["split"] is NSNull)
     #expect(phone["sheet"] is NSNull)
@@ -82,30 +82,30 @@ struct ShowCommandTests {
       (["show", "phone", "--snapshot", "x"], 64, "invalid value 'x' for --snapshot"),
       (["show", "phone", "--snapshot", "0"], 64, "invalid value '0' for --snapshot"),
     ] as [([String], Int32, String)])
-  func notFound(arguments: [String], status: Int32, message: String) throws {
+  func notFound(arguments: [String], status: Int32, message: String) async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path] + arguments)
+    let result = await run(["--db", path] + arguments)
     #expect(result.status == status)
     #expect(result.out.isEmpty)
     #expect(result.err.contains(message))
   }
 
   @Test("a misspelt scene id gets a suggestion from the store's scenes")
-  func suggestion() throws {
+  func suggestion() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "show", "phnoe"])
+    let result = await run(["--db", path, "show", "phnoe"])
     #expect(result.status == 65)
     #expect(result.err == "waypoint show: \(path): no scene 'phnoe' (did you mean 'phone'?)")
   }
 
   @Test("a document from a newer format cannot be drawn: exit 65 naming the snapshot")
-  func newerFormat() throws {
+  func newerFormat() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.settings]), scene: "s")
     let newer = Data(#"{"format":9,"savedAt":"2026-11-29T12:00:00Z"}"#.utf8)
     #expect(rawSQL(path, "UPDATE snapshot SET document = ?", blob: newer) == 0)
-    let result = run(["--db", path, "show", "s"])
+    let result = await run(["--db", path, "show", "s"])
     #expect(result.status == 65)
     #expect(
       result.err

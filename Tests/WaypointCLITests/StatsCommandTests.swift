@@ -9,9 +9,9 @@ struct StatsCommandTests {
   let directory = TemporaryDirectory()
 
   @Test("counts, sizes, oldest and newest, and routes per tag in all and in latest snapshots")
-  func text() throws {
+  func text() async throws {
     let path = try exampleStore(directory)
-    let result = run(["--db", path, "stats"])
+    let result = await run(["--db", path, "stats"])
     #expect(result.status == 0)
     let lines = result.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     #expect(lines[0] == "scenes        3")
@@ -28,11 +28,11 @@ struct StatsCommandTests {
   }
 
   @Test("--json carries the same numbers; unreadable documents are counted, not fatal")
-  func json() throws {
+  func json() async throws {
     let path = try exampleStore(directory)
     #expect(
       rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 1", blob: Data("x".utf8)) == 0)
-    let document = try run(["--db", path, "stats", "--json"]).json()
+    let document = try await run(["--db", path, "stats", "--json"]).json()
     #expect(document["scenes"] as? Int == 3)
     #expect(document["snapshots"] as? Int == 4)
     #expect(document["quarantined"] as? Int == 1)
@@ -47,13 +47,13 @@ struct StatsCommandTests {
   }
 
   @Test("an empty store has no dates and no tags")
-  func empty() throws {
+  func empty() async throws {
     let path = directory.path()
     _ = try SnapshotStore(path: path)
-    let document = try run(["--db", path, "stats", "--json"]).json()
+    let document = try await run(["--db", path, "stats", "--json"]).json()
     #expect(document["snapshots"] as? Int == 0)
     #expect(document["oldest"] is NSNull)
     #expect((document["tags"] as? [Any])?.isEmpty == true)
-    #expect(run(["--db", path, "stats"]).out.contains("oldest        -"))
+    #expect(await run(["--db", path, "stats"]).out.contains("oldest        -"))
   }
 }

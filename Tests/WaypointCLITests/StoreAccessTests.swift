@@ -9,13 +9,13 @@ struct StoreAccessTests {
   let directory = TemporaryDirectory()
 
   @Test("--db wins over $WAYPOINT_DB, which wins over waypoint.sqlite in the current directory")
-  func resolution() throws {
+  func resolution() async throws {
     let flag = try exampleStore(directory, name: "flag.sqlite")
     let environment = directory.path("env.sqlite")
     try SnapshotStore(path: environment).save(try stackSnapshot([.settings]), scene: "from-env")
-    let both = run(["--db", flag, "scenes"], environment: ["WAYPOINT_DB": environment])
+    let both = await run(["--db", flag, "scenes"], environment: ["WAYPOINT_DB": environment])
     #expect(both.out.contains("phone"))
-    let env = run(["scenes"], environment: ["WAYPOINT_DB": environment])
+    let env = await run(["scenes"], environment: ["WAYPOINT_DB": environment])
     #expect(env.out.contains("from-env"))
     // An empty $WAYPOINT_DB counts as unset; the default is relative to the current directory.
     let cwd = directory.url.appendingPathComponent("cwd")
@@ -37,10 +37,10 @@ struct StoreAccessTests {
   ]
 
   @Test("read commands never modify the store file", arguments: readCommands)
-  func readOnly(arguments: [String]) throws {
+  func readOnly(arguments: [String]) async throws {
     let path = try exampleStore(directory)
     let before = try fingerprint(path)
-    let result = run(["--db", path] + arguments)
+    let result = await run(["--db", path] + arguments)
     #expect([0, 1].contains(result.status))
     let after = try fingerprint(path)
     #expect(after.0 == before.0)
@@ -58,11 +58,11 @@ struct StoreAccessTests {
       ["discard", "a"], ["prune", "--keep", "1"], ["rollback", "a", "--to", "1"],
       ["import-path", "--scene", "a", "-"],
     ])
-  func noRecovery(arguments: [String]) throws {
+  func noRecovery(arguments: [String]) async throws {
     let path = directory.path()
     let garbage = Data(String(repeating: "not a database\n", count: 400).utf8)
     try garbage.write(to: URL(fileURLWithPath: path))
-    let result = run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
+    let result = await run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(result.status == 65)
     #expect(result.err.hasSuffix("\(path): corrupt store: file is not a database"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
@@ -71,30 +71,30 @@ struct StoreAccessTests {
   }
 
   @Test("a store locked by another connection makes a write command exit 75")
-  func busy() throws {
+  func busy() async throws {
     let path = try exampleStore(directory)
     let holder = try #require(RawConnection(path))
     #expect(holder.execute("BEGIN IMMEDIATE") == 0)
-    let result = run(["--db", path, "discard", "phone"])
+    let result = await run(["--db", path, "discard", "phone"])
     #expect(result.status == 75)
     #expect(
       result.err
         == "waypoint discard: \(path): store is busy (locked by another connection); try again")
     // Reads go on while it is held.
-    #expect(run(["--db", path, "scenes"]).status == 0)
+    #expect(await run(["--db", path, "scenes"]).status == 0)
     holder.execute("ROLLBACK")
-    #expect(run(["--db", path, "discard", "phone"]).status == 0)
+    #expect(await run(["--db", path, "discard", "phone"]).status == 0)
   }
 
   @Test(
     "another application's database is refused by every command, untouched",
     arguments: [["scenes"], ["check"], ["discard", "a"], ["import-path", "--scene", "a", "-"]])
-  func foreign(arguments: [String]) throws {
+  func foreign(arguments: [String]) async throws {
     let path = directory.path()
     #expect(
       rawSQLCreate(path, "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x')") == 0)
     let before = try fingerprint(path).0
-    let result = run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
+    let result = await run(["--db", path] + arguments, input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(result.status == 65)
     #expect(result.err.hasSuffix("\(path): not a Waypoint store"))
     #expect(try fingerprint(path).0 == before)

@@ -14,8 +14,8 @@ struct StoreDefectCommandTests {
   @Test(
     "a saved_at near ±2^63 crashes no command: import-path, rollback, repair, show, history, export",
     arguments: [Int64.max, Int64.min])
-  func extremeSavedAt(value: Int64) throws {
-    let (store, manifest) = demo()
+  func extremeSavedAt(value: Int64) async throws {
+    let (store, manifest) = await demo()
     #expect(rawSQL(store, "UPDATE snapshot SET saved_at = \(value)") == 0)
     #expect(rawSQL(store, "UPDATE snapshot_mark SET quarantined_at = \(value)") == 0)
     #expect(
@@ -34,9 +34,9 @@ struct StoreDefectCommandTests {
   }
 
   /// The demo's store and manifest.
-  func demo() -> (store: String, manifest: String) {
+  func demo() async -> (store: String, manifest: String) {
     let output = directory.url.appendingPathComponent("demo")
-    _ = run(["demo", "--output", output.path])
+    _ = await run(["demo", "--output", output.path])
     return (
       output.appendingPathComponent("waypoint.sqlite").path,
       output.appendingPathComponent("routes.manifest.json").path
@@ -44,7 +44,7 @@ struct StoreDefectCommandTests {
   }
 
   @Test("export --redact names no stored value in its messages, on stderr or in the summary")
-  func redactedReasons() throws {
+  func redactedReasons() async throws {
     let path = try exampleStore(directory)
     let secret = "bob@example.com"
     let document = Data(
@@ -53,7 +53,7 @@ struct StoreDefectCommandTests {
     let malformed = Data(#"{"format":1,"savedAt":"2026-11-29T12:00:00Z","x":"\#(secret)"#.utf8)
     #expect(rawSQL(path, "UPDATE snapshot SET document = ? WHERE id = 1", blob: malformed) == 0)
     let output = directory.path("out.jsonl")
-    let result = run(["--db", path, "export", "--redact", "--output", output, "--json"])
+    let result = await run(["--db", path, "export", "--redact", "--output", output, "--json"])
     #expect(result.status == 65)
     #expect(result.err.contains("invalid field savedAt"))
     #expect(!result.err.contains(secret))
@@ -62,12 +62,12 @@ struct StoreDefectCommandTests {
     let lines = try String(contentsOfFile: output, encoding: .utf8)
     #expect(!lines.contains(secret))
     // Without --redact the reason stays whole, for the owner of the data.
-    let plain = run(["--db", path, "export", "--output", directory.path("plain.jsonl")])
+    let plain = await run(["--db", path, "export", "--output", directory.path("plain.jsonl")])
     #expect(plain.status == 65)
   }
 
   @Test("an import line whose document grows past the limit as stored fails in the check pass")
-  func importGrowth() throws {
+  func importGrowth() async throws {
     let limit = InputLimits.default.maxDocumentBytes
     // A document just under the limit that leaves out what the store writes (routeSchemaVersion,
     // stacks): written by the store it is over the limit.
@@ -81,14 +81,14 @@ struct StoreDefectCommandTests {
     try Data((valid + "\n" + #"{"scene":"b","document":"# + document + "}\n").utf8).write(
       to: URL(fileURLWithPath: lines))
     let store = directory.path("new.sqlite")
-    let result = run(["--db", store, "import", lines])
+    let result = await run(["--db", store, "import", lines])
     #expect(result.status == 65)
     #expect(result.err.contains("\(lines):2: document: as the store writes it, input is"))
     #expect(!FileManager.default.fileExists(atPath: store))
   }
 
   @Test("a scene id the store refuses fails import's check pass, and import-path, creating nothing")
-  func refusedSceneIDs() throws {
+  func refusedSceneIDs() async throws {
     let lines = Data(
       (#"{"scene":"ok","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"# + "\n"
         + #"{"scene":"a\u0000b","document":{"format":1,"savedAt":"2026-11-29T12:00:00Z"}}"#
@@ -96,13 +96,13 @@ struct StoreDefectCommandTests {
     let file = directory.path("lines.jsonl")
     try lines.write(to: URL(fileURLWithPath: file))
     let store = directory.path("new.sqlite")
-    let imported = run(["--db", store, "import", file])
+    let imported = await run(["--db", store, "import", file])
     #expect(imported.status == 65)
     #expect(
       imported.err.hasSuffix(
         "\(file):2: invalid scene id: a scene id cannot contain control characters (U+0000)"))
     #expect(!FileManager.default.fileExists(atPath: store))
-    let path = run(
+    let path = await run(
       ["--db", store, "import-path", "--scene", "", "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(path.status == 65)
     #expect(path.err.hasSuffix("--scene '': a scene id cannot be empty"))
@@ -110,7 +110,7 @@ struct StoreDefectCommandTests {
   }
 
   @Test("import and discard tell NFC and NFD scene ids apart, as the store does")
-  func canonicalEquivalents() throws {
+  func canonicalEquivalents() async throws {
     let nfc = "caf\u{E9}"
     let nfd = "cafe\u{301}"
     let lines = directory.path("lines.jsonl")
@@ -119,16 +119,16 @@ struct StoreDefectCommandTests {
     }.joined(separator: "\n")
     try Data(text.utf8).write(to: URL(fileURLWithPath: lines))
     let store = directory.path()
-    let imported = try run(["--db", store, "--json", "import", lines]).json()
+    let imported = try await run(["--db", store, "--json", "import", lines]).json()
     #expect(imported["scenes"] as? Int == 2)
-    let discarded = try run(["--db", store, "--json", "discard", nfc, nfd]).json()
+    let discarded = try await run(["--db", store, "--json", "discard", nfc, nfd]).json()
     #expect(discarded["discarded"] as? Int == 2)
     let scenes = discarded["scenes"] as? [[String: Any]] ?? []
     #expect(scenes.map { $0["snapshots"] as? Int } == [1, 1])
   }
 
   @Test("a store being created in place by another connection reads as busy: exit 75, not 65")
-  func beingCreated() throws {
+  func beingCreated() async throws {
     let path = directory.path()
     #expect(FileManager.default.createFile(atPath: path, contents: Data()))
     let creator = try #require(RawConnection(path))
@@ -136,7 +136,7 @@ struct StoreDefectCommandTests {
     #expect(creator.execute("BEGIN IMMEDIATE") == 0)
     #expect(creator.execute("CREATE TABLE waypoint_migration (version INTEGER PRIMARY KEY)") == 0)
     for command in [["scenes"], ["check"]] {
-      let result = run(["--db", path] + command)
+      let result = await run(["--db", path] + command)
       #expect(result.status == 75, "\(command): \(result.err)")
       #expect(result.err.hasSuffix("store is busy (locked by another connection); try again"))
     }
@@ -144,7 +144,7 @@ struct StoreDefectCommandTests {
   }
 
   @Test("check says when SQLite will discard the WAL, whose commits are then lost")
-  func damagedWAL() throws {
+  func damagedWAL() async throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     try store.save(try stackSnapshot([.product(id: 1)]), scene: "phone")
@@ -152,11 +152,11 @@ struct StoreDefectCommandTests {
     let wal = path + "-wal"
     var bytes = try Data(contentsOf: URL(fileURLWithPath: wal))
     #expect(bytes.count > 32)
-    let sound = run(["--db", path, "check", "--full"])
+    let sound = await run(["--db", path, "check", "--full"])
     #expect(sound.status == 0, "\(sound.out)")
     bytes[25] ^= 0xFF
     try bytes.write(to: URL(fileURLWithPath: wal))
-    let result = run(["--db", path, "check", "--full"])
+    let result = await run(["--db", path, "check", "--full"])
     #expect(result.status == 1)
     #expect(
       result.out.contains(

@@ -98,12 +98,12 @@ struct SuggestionTests {
   }
 
   @Test("an unknown command or option of 5,000 characters is refused at once, without suggestion")
-  func longCommand() {
+  func longCommand() async {
     let long = String(repeating: "x", count: 5_000)
-    let command = run([long])
+    let command = await run([long])
     #expect(command.status == 64)
     #expect(!command.err.contains("did you mean"))
-    let option = run(["scenes", "--" + long])
+    let option = await run(["scenes", "--" + long])
     #expect(option.status == 64)
     #expect(!option.err.contains("did you mean"))
   }
@@ -129,7 +129,7 @@ struct SuggestionTests {
   }
 
   @Test("an unknown scene id among 100,000 scenes: the suggestion's work is bounded")
-  func hundredThousandScenes() throws {
+  func hundredThousandScenes() async throws {
     let count = 100_000
     let path = try bigStore(count: count)
     let store = try SnapshotStore(path: path, access: .readOnly)
@@ -141,7 +141,7 @@ struct SuggestionTests {
     for id in [misspelt, "sceen-050000-12345678", String(repeating: "é", count: 5_000)] {
       let clock = ContinuousClock()
       let started = clock.now
-      let result = run(["--db", path, "show", id])
+      let result = await run(["--db", path, "show", id])
       let elapsed = clock.now - started
       let search = CommandContext.sceneSuggestion(for: id, in: store)
       print(
@@ -167,14 +167,14 @@ struct SuggestionTests {
   }
 
   @Test("scene ids of another length are never compared")
-  func lengthFilter() throws {
+  func lengthFilter() async throws {
     let path = try bigStore(count: 2_000)
     let store = try SnapshotStore(path: path, access: .readOnly)
     // Every stored id has 21 characters; a 10-character id can be close to none of them.
     let search = CommandContext.sceneSuggestion(for: "scene-0001", in: store)
     #expect(search.candidates == 0)
     #expect(search.cells == 0)
-    #expect(run(["--db", path, "history", "seeed"]).err.hasSuffix("(did you mean 'seed'?)"))
+    #expect(await run(["--db", path, "history", "seeed"]).err.hasSuffix("(did you mean 'seed'?)"))
   }
 
   @Test("a store smaller than the window is searched whole, even for a typo in the first character")

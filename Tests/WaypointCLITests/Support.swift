@@ -59,11 +59,13 @@ struct Run {
 }
 
 /// Runs the tool in this process.
-func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) -> Run {
+func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:])
+  async -> Run
+{
   let capture = Capture()
   capture.input = input
   capture.environment = environment
-  let status = WaypointTool.run(arguments, console: capture.console)
+  let status = await WaypointTool.run(arguments, console: capture.console)
   return Run(status: status, out: capture.out, err: capture.err, outData: capture.outData)
 }
 

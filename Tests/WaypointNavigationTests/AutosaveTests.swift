@@ -29,6 +29,28 @@ struct AutosaveTests {
     #expect(try restored.scene.routes(Route.self) == navigator.stack(of: Route.self))
   }
 
+  @Test("changes spread over the window, with suspensions between them, make one write")
+  func coalescingAcrossSuspensions() async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: try restorer(),
+      configuration: NavigatorConfiguration(saveDelay: .seconds(5), confirmationDelay: nil))
+    let log = EventLog(navigator)
+    await navigator.restore()
+    // Each change gives the writer every chance to run: a navigator that saved per change, or
+    // with no window, would write here (the window is far longer than these pauses).
+    for index in 0..<100 {
+      navigator.push(Route.order(index))
+      try await Task.sleep(for: .microseconds(200))
+    }
+    #expect(try store.history(scene: "scene").isEmpty)
+    #expect(log.saves == 0)
+    await navigator.flush()
+    #expect(try store.history(scene: "scene").count == 1)
+    #expect(log.saves == 1)
+  }
+
   @Test("a change after a save schedules the next one")
   func nextWindow() async throws {
     let folder = try TemporaryFolder()

@@ -22,7 +22,7 @@ extension DemoCommand: WaypointCommand {
       usesStore: false)
   }
 
-  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
+  static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode {
     let directory = context[output] ?? "waypoint-demo"
     let path = URL(fileURLWithPath: directory, isDirectory: true)
       .appendingPathComponent("waypoint.sqlite").path
@@ -32,7 +32,7 @@ extension DemoCommand: WaypointCommand {
       if !json { console.out(line) }
     }
     do {
-      _ = try run(
+      _ = try await run(
         outputDirectory: directory, force: context[force],
         print: print)
     } catch let error as CLIError {

@@ -1,6 +1,7 @@
 import ExampleShop
 import Foundation
 import Waypoint
+import WaypointNavigation
 import WaypointSQLite
 
 /// `waypoint demo`: an example app saves its scene, updates, and restores what still decodes.
@@ -16,9 +17,9 @@ enum DemoCommand {
   /// Runs the demo, leaving its store and manifest in `outputDirectory`. A store or manifest there
   /// that the demo did not write is replaced only with `force`; both are built under temporary
   /// names and renamed into place at the end (see ``OutputFile``).
-  static func run(outputDirectory: String, force: Bool, print: @Sendable (String) -> Void) throws
-    -> Int32
-  {
+  static func run(
+    outputDirectory: String, force: Bool, print: @escaping @Sendable (String) -> Void
+  ) async throws -> Int32 {
     let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
     let path = directory.appendingPathComponent(storeName).path
     let manifestPath = directory.appendingPathComponent(manifestName).path
@@ -34,7 +35,11 @@ enum DemoCommand {
     let temporary = try OutputFile.emptyFile(beside: path)
     let manifest: Data
     do {
-      manifest = try play(store: temporary, shownAs: path, manifestPath: manifestPath, print: print)
+      guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else {
+        throw CLIError(exitCode: .usage, message: "the demo needs macOS 14 or later")
+      }
+      manifest = try await play(
+        store: temporary, shownAs: path, manifestPath: manifestPath, print: print)
     } catch {
       OutputFile.discard(temporary)
       throw error
@@ -77,28 +82,67 @@ enum DemoCommand {
   }
 
   /// The demo itself, on the store at `path` (named `shownAs` in what it prints); returns the
-  /// manifest it exports.
+  /// manifest it exports. Both releases of the app drive a ``/WaypointNavigation/SceneNavigator``,
+  /// as an app's scenes do.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @MainActor
   private static func play(
     store path: String, shownAs shownPath: String, manifestPath: String,
-    print: @Sendable (String) -> Void
-  ) throws -> Data {
-    let snapshot = DemoApp.savedScene()
-    print("1. Version 1.0 of the example shop app saves its scene on each navigation change:")
-    describe(snapshot, print: print)
+    print: @escaping @Sendable (String) -> Void
+  ) async throws -> Data {
+    typealias Route = DemoApp.V1.Route
+    typealias Tab = DemoApp.V1.Tab
+    print("1. Version 1.0 of the example shop app: the user navigates, and the scene's navigator")
+    print("   saves after each burst of changes, off the main actor:")
     do {
       let store = try SnapshotStore(path: path)
-      var earlier = snapshot
-      earlier.stacks["shop"]?.removeLast()
-      try store.save(earlier, scene: phoneScene)
-      let saved = try store.save(snapshot, scene: phoneScene)
-      let again = try store.save(snapshot, scene: phoneScene)
-      print("   saved snapshot \(saved.snapshotID) to \(shownPath)")
+      let version1 = Restorer(registry: DemoApp.V1.registry())
+      let configuration = NavigatorConfiguration(
+        saveDelay: .milliseconds(20), appBuild: DemoApp.appBuild)
+      let phone = SceneNavigator(
+        scene: phoneScene, store: store, restorer: version1, configuration: configuration)
+      phone.deepLinks = links
+      phone.onEvent = { event in
+        switch event {
+        case .saved, .linkOpened, .linkRefused, .saveFailed: print("   navigator: \(event)")
+        default: break
+        }
+      }
+      await phone.restore()  // an empty store: the root
+      await phone.uiIsUp()
+      print("   push category Shoes, product 7 on the shop tab")
+      phone.push(Route.category(name: "Shoes"), on: "shop")
+      phone.push(Route.product(id: 7), on: "shop")
+      await phone.waitForScheduledSave()
+      print("   push product 3; switch to the account tab and open the profile, FAQ and settings;")
+      print("   search red boots; open order 42; in the split view, select the shop, two columns")
+      phone.push(Route.product(id: 3), on: "shop")
+      phone.selectTab(Tab.account)
+      for route in [Route.profile(userId: 12), .faq, .settings] { phone.push(route, on: "account") }
+      phone.push(DemoApp.V1.Search(query: "Red Boots"), on: "search")
+      phone.push(Route.order(id: 42), on: "orders")
+      phone.showDetail(sidebar: Tab.shop)
+      phone.setColumnVisibility(.doubleColumn)
+      phone.setPreferredCompactColumn(.detail)
+      let link = "shopdemo://orders/17"
+      print("   a notification opens \(link) (rule: push onto the orders tab's stack)")
+      phone.open(URL(string: link)!)
+      phone.present(DemoApp.V1.Promo(code: "WELCOME10"))
+      print("   a promo sheet appears; the app goes to the background (flush):")
+      await phone.flush()
+      describe(phone.state, print: print)
+      let shared = links.url(for: Route.order(id: 42))?.absoluteString ?? "none"
+      print("   link back to order 42, for sharing: \(shared)")
+
+      // A second window of the same store, whose only screen is a type that version 2.0 deletes.
+      let pad = SceneNavigator(
+        scene: damagedScene, store: store, restorer: version1, configuration: configuration)
+      await pad.restore()
+      await pad.uiIsUp()
+      pad.present(DemoApp.V1.Promo(code: "SPRING"))
+      await pad.flush()
       print(
-        "   (saving the same state again wrote nothing: \(again.wrote ? "wrote" : "unchanged"))")
-      // A second window whose only screen is a type that version 2.0 deletes.
-      try store.save(
-        SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), sheet: snapshot.sheet),
-        scene: damagedScene)
+        "   a second window, \(damagedScene), shows only a promo sheet; both are in \(shownPath)")
     }
 
     print("\n2. The app is updated twice. Its route history, as migration steps:")
@@ -113,23 +157,28 @@ enum DemoCommand {
     let restorer = Restorer(
       registry: DemoApp.V3.registry(), policy: .cutAtFirstFailure,
       validators: DemoApp.V3.validators)
-    let restored = store.restore(scene: phoneScene, with: restorer)
-    try store.confirmRestore(scene: phoneScene)
-    print("3. Version 3.0 launches and restores \(phoneScene) (policy: cut at first failure):")
-    describe(restored.scene, print: print)
+    let phone = SceneNavigator(scene: phoneScene, store: store, restorer: restorer)
+    let report = await phone.restore()
+    await phone.uiIsUp()
+    print(
+      "3. Version 3.0 launches; its navigator restores \(phoneScene) (policy: cut at first failure):"
+    )
+    describe(phone.state, print: print)
     print("")
     print(
-      "   outcome: \(restored.report.outcome.rawValue), from snapshot \(restored.snapshotID.map(String.init) ?? "none")"
+      "   outcome: \(report.outcome.rawValue), from snapshot \(phone.restoredSnapshotID.map(String.init) ?? "none")"
     )
-    for item in restored.report.dropped {
+    for item in report.dropped {
       print("   dropped \(item)")
     }
 
-    let damaged = store.restore(scene: damagedScene, with: restorer)
+    let pad = SceneNavigator(scene: damagedScene, store: store, restorer: restorer)
+    let damaged = await pad.restore()
+    await pad.uiIsUp()
     print("\n4. \(damagedScene) held only the deleted Promo sheet: it restores to the root,")
     print("   and its snapshot is kept aside (quarantined) for a later repair:")
-    print("   outcome: \(damaged.report.outcome.rawValue)")
-    for item in damaged.report.dropped {
+    print("   outcome: \(damaged.outcome.rawValue)")
+    for item in damaged.dropped {
       print("   dropped \(item)")
     }
     for info in try store.quarantined() {
@@ -142,7 +191,7 @@ enum DemoCommand {
     print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
-    if let id = restored.snapshotID, let document = try store.snapshot(id: id)?.document.data {
+    if let id = phone.restoredSnapshotID, let document = try store.snapshot(id: id)?.document.data {
       let prediction = manifest.predict(encoded: document, policy: .cutAtFirstFailure)
       for entry in prediction.entries {
         print("   \(entry.location)\(entry.tag.map { " \($0)" } ?? ""): \(entry.fate)")
@@ -156,31 +205,26 @@ enum DemoCommand {
     return manifest.encoded()
   }
 
-  private static func describe(_ snapshot: SceneSnapshot, print: (String) -> Void) {
-    for name in snapshot.stacks.keys.sorted() {
-      let routes = snapshot.stacks[name] ?? []
-      print("   stack \(name): root → \(routes.map(\.json).joined(separator: " → "))")
+  /// The demo app's deep links: `shopdemo://orders/<id>` opens an order on the orders tab.
+  static let links = DeepLinkTable(schemes: ["shopdemo"])
+    .adding("/orders/:id", tab: DemoApp.V1.Tab.orders, stack: "orders", rule: .push) { p in
+      DemoApp.V1.Route.order(id: try p.value("id"))
+    } parameters: { route in
+      if case .order(let id) = route { ["id": id] } else { nil }
     }
-    if let tab = snapshot.selectedTab { print("   selected tab: \(tab.json)") }
-    if let split = snapshot.split {
-      print(
-        "   split view: sidebar \(split.sidebarSelection?.json ?? "none"), columns "
-          + "\(split.columnVisibility.rawValue), compact \(split.preferredCompactColumn?.rawValue ?? "none")"
-      )
-    }
-    if let sheet = snapshot.sheet { print("   sheet: \(sheet.tag) \(sheet.json)") }
-  }
 
-  private static func describe(_ scene: RestoredScene, print: (String) -> Void) {
-    for name in scene.stacks.keys.sorted() {
-      let routes = scene.stack(name).map { String(describing: $0.value) }
+  /// A navigation state as the demo prints it: each stack from the root, the tab, the split view
+  /// and the sheet.
+  private static func describe(_ state: NavigationState, print: (String) -> Void) {
+    for name in state.stacks.keys.sorted() {
+      let routes = (state.stacks[name] ?? []).map { String(describing: $0) }
       print("   stack \(name): root\(routes.map { " → \($0)" }.joined())")
     }
-    print("   selected tab: \(scene.selectedTab.map { String(describing: $0.value) } ?? "none")")
+    print("   selected tab: \(state.selectedTab.map { String(describing: $0) } ?? "none")")
     print(
-      "   split view: sidebar \(scene.sidebarSelection.map { String(describing: $0.value) } ?? "none"), "
-        + "columns \(scene.columnVisibility.rawValue), compact \(scene.preferredCompactColumn?.rawValue ?? "none")"
+      "   split view: sidebar \(state.sidebarSelection.map { String(describing: $0) } ?? "none"), "
+        + "columns \(state.columnVisibility.rawValue), compact \(state.preferredCompactColumn?.rawValue ?? "none")"
     )
-    print("   sheet: \(scene.sheet.map { String(describing: $0.value) } ?? "none")")
+    print("   sheet: \(state.sheet.map { String(describing: $0) } ?? "none")")
   }
 }

@@ -7,5 +7,5 @@ protocol WaypointCommand {
   ///
   /// - Returns: ``ExitCode/ok``, or ``ExitCode/problemsFound`` when it ran and found problems.
   /// - Throws: ``CLIError`` with the exit status and the one line for stderr.
-  static func run(_ context: CommandContext) throws(CLIError) -> ExitCode
+  static func run(_ context: CommandContext) async throws(CLIError) -> ExitCode
 }
