@@ -46,6 +46,52 @@ struct NavigatorDeepLinkTests {
     #expect(navigator.selectedTab(as: Tab.self) == .orders)
   }
 
+  @Test(
+    "each rule, applied by the navigator on a state restored from the store, gives the rule's state",
+    arguments: DeepLinkRule.allCases)
+  func eachRuleOverRestored(rule: DeepLinkRule) async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let first = SceneNavigator(
+      scene: "scene", store: store, restorer: try restorer(), configuration: manual)
+    await first.restore()
+    first.push(Route.settings, on: "shop")
+    first.push(Route.order(1), on: "orders")
+    first.selectTab(Tab.shop)
+    first.showDetail(sidebar: Tab.shop)
+    first.present(Route.home)
+    await first.flush()
+
+    let navigator = SceneNavigator(
+      scene: "scene", store: try SnapshotStore(path: folder.storePath), restorer: try restorer(),
+      configuration: manual)
+    navigator.deepLinks = Self.links
+    await navigator.restore()
+    #expect(navigator.state == first.state)
+    navigator.open(URL(string: "shop://orders/7")!, rule: rule)
+    #expect(navigator.selectedTab(as: Tab.self) == .orders)
+    #expect(navigator.sheet == nil)
+    #expect(navigator.stack(of: Route.self, named: "shop") == [.settings])
+    switch rule {
+    case .push:
+      #expect(navigator.stack(of: Route.self, named: "orders") == [.order(1), .order(7)])
+      #expect(navigator.sidebarSelection(as: Tab.self) == .shop)
+    case .replace:
+      #expect(navigator.stack(of: Route.self, named: "orders") == [.order(7)])
+      #expect(navigator.sidebarSelection(as: Tab.self) == .shop)
+    case .switchTabAndReset:
+      #expect(navigator.stack(of: Route.self, named: "orders") == [.order(7)])
+      #expect(navigator.sidebarSelection == nil)
+    }
+    // What the rule made is what the next launch restores.
+    await navigator.flush()
+    let relaunched = SceneNavigator(
+      scene: "scene", store: try SnapshotStore(path: folder.storePath), restorer: try restorer(),
+      configuration: manual)
+    await relaunched.restore()
+    #expect(relaunched.state == navigator.state)
+  }
+
   @Test("after the restore a link follows its rule at once, and the state is saved")
   func afterRestore() async throws {
     let folder = try TemporaryFolder()
