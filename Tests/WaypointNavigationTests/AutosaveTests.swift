@@ -35,7 +35,7 @@ struct AutosaveTests {
     let store = try folder.store()
     let navigator = SceneNavigator(
       scene: "scene", store: store, restorer: try restorer(),
-      configuration: NavigatorConfiguration(saveDelay: .seconds(5), confirmationDelay: nil))
+      configuration: NavigatorConfiguration(saveDelay: .seconds(3600), confirmationDelay: nil))
     let log = EventLog(navigator)
     await navigator.restore()
     // Each change gives the writer every chance to run: a navigator that saved per change, or
