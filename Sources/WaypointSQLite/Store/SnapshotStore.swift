@@ -177,7 +177,9 @@ public final class SnapshotStore: @unchecked Sendable {
       // index. The whole file is read only on the schedule the app chose (integrityCheck): a
       // damaged page elsewhere is reported as `corrupt` by the first statement that reads it.
       if access == .readWrite {
-        if let problem = StoreFile.truncation(of: path) {
+        let pages = try db.scalar("PRAGMA page_count") { $0.int64() } ?? 0
+        let pageSize = try db.scalar("PRAGMA page_size") { $0.int64() } ?? 0
+        if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
           throw StoreError.corrupt(path: path, detail: problem)
         }
         if case .waypoint = identity { try probeEnds(db) }
@@ -385,10 +387,10 @@ public final class SnapshotStore: @unchecked Sendable {
     case write
   }
 
-  /// Runs a save: `lookUp` first, outside any transaction, with the cache of each scene's latest
-  /// snapshot checked against `PRAGMA data_version` (another connection's commit empties it);
-  /// then, unless it answered, `body` in a write transaction (`BEGIN IMMEDIATE`), with the cache
-  /// checked again under the lock. The cache is emptied when the transaction fails, so that
+  /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
+  /// cache of each scene's latest snapshot was checked against `PRAGMA data_version` (another
+  /// connection's commit empties it); then, unless it answered, `body` in a write transaction
+  /// (`BEGIN IMMEDIATE`), with the cache checked again under the lock. The cache is emptied when the transaction fails, so that
   /// nothing `body` recorded in it outlives a rollback.
   func save<T>(
     lookUp: (LatestSnapshotCache) -> SaveStep<T>,
@@ -401,8 +403,12 @@ public final class SnapshotStore: @unchecked Sendable {
     return try withDatabase { db throws(SQLiteError) in
       let cache = latestSnapshots
       do throws(SQLiteError) {
-        cache.validate(dataVersion: try db.dataVersion())
-        if case .answered(let answer) = lookUp(cache) { return answer }
+        // The cache is checked against the file only when it would answer: a save that writes
+        // anyway checks it under the lock, without a read transaction first.
+        if case .answered = lookUp(cache) {
+          cache.validate(dataVersion: try db.dataVersion())
+          if case .answered(let answer) = lookUp(cache) { return answer }
+        }
         return try db.transaction(immediate: true) { () throws(SQLiteError) in
           cache.validate(dataVersion: try db.dataVersion())
           return try body(db, cache)

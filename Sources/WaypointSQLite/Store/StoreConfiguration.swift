@@ -81,7 +81,8 @@ public struct StoreConfiguration: Hashable, Sendable {
     case never
     /// When a statement finds the file damaged (SQLite's `SQLITE_CORRUPT` or `SQLITE_NOTADB`):
     /// the check confirms it, and with ``StoreConfiguration/recoversCorruptFiles`` the file is
-    /// moved aside at the next open (see ``SnapshotStore/recovery``). The default.
+    /// moved aside and a fresh store opened at once (see ``SnapshotStore/recovery``); the call
+    /// that found the damage still throws. The default.
     case afterErrors
     /// On every open (and after errors), before anything is written: the behaviour of earlier
     /// versions, whose open time grows with the file.
