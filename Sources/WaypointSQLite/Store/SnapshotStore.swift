@@ -224,18 +224,22 @@ public final class SnapshotStore: @unchecked Sendable {
   /// root page to each end): a few pages, whatever the size of the file, where a file cut short or
   /// overwritten is most likely to show.
   private static func probeEnds(_ db: Database) throws(SQLiteError) {
-    for sql in [
-      "SELECT min(version), max(version) FROM waypoint_migration",
-      "SELECT min(id), max(id) FROM snapshot",
-      "SELECT min(scene_id) FROM snapshot", "SELECT max(scene_id) FROM snapshot",
-      "SELECT min(snapshot_id), max(snapshot_id) FROM snapshot_mark",
-      "SELECT min(scene_id) FROM snapshot_mark", "SELECT max(scene_id) FROM snapshot_mark",
-    ] {
+    // One min() or max() per statement: SQLite answers those from one end of the b-tree, where
+    // `min(x), max(x)` together would scan the whole table.
+    let ends = [
+      ("waypoint_migration", "version"), ("snapshot", "id"), ("snapshot", "scene_id"),
+      ("snapshot_mark", "snapshot_id"), ("snapshot_mark", "scene_id"),
+    ]
+    for (table, key) in ends {
+      for end in ["min", "max"] {
+        try probe("SELECT \(end)(\(key)) FROM \(table)")
+      }
+    }
+    func probe(_ sql: String) throws(SQLiteError) {
       do {
         _ = try db.scalar(sql) { _ in true }
       } catch  where error.code.primary == .error {
         // A table an older schema does not have yet.
-        continue
       }
     }
   }
