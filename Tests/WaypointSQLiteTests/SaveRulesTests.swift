@@ -78,6 +78,28 @@ struct SaveRulesTests {
     #expect(!(try other.save(try snapshot([.item(id: 1)], savedAt: date + 4), scene: "A").wrote))
   }
 
+  @Test("an unchanged state is told by its bytes: NFC and NFD spellings of a route are two states")
+  func unchangedIsByteWise() throws {
+    let store = try SnapshotStore(path: directory.path())
+    func state(_ json: String, _ seconds: Double) -> SceneSnapshot {
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: date + seconds),
+        stacks: ["main": [RouteRecord(tag: "Swift.String", json: json)]])
+    }
+    let composed = try store.save(state("\"caf\u{E9}\"", 0), scene: "A")
+    #expect(!(try store.save(state("\"caf\u{E9}\"", 1), scene: "A").wrote))
+    // Equal as Swift strings, different as bytes: a new document.
+    let decomposed = try store.save(state("\"cafe\u{301}\"", 2), scene: "A")
+    #expect(decomposed.wrote && decomposed.snapshotID != composed.snapshotID)
+    // The same for a stack's name.
+    var named = state("1", 3)
+    named.stacks = ["caf\u{E9}": named.stacks["main"] ?? []]
+    #expect(try store.save(named, scene: "B").wrote)
+    named.stacks = ["cafe\u{301}": named.stacks["caf\u{E9}"] ?? []]
+    named.metadata.savedAt = date + 4
+    #expect(try store.save(named, scene: "B").wrote)
+  }
+
   @Test("a snapshot quarantined by a restore is never the one an unchanged save coalesces with")
   func quarantinedLatestIsNotCoalesced() throws {
     let store = try SnapshotStore(path: directory.path())

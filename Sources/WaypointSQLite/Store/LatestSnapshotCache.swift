@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 
 /// What one connection knows of each scene's latest snapshot, so that saving a state that did not
 /// change reads nothing and writes nothing, and saving a new one need not look the latest up.
@@ -19,6 +20,9 @@ final class LatestSnapshotCache {
     var quarantined: Bool
     /// How many snapshots the scene holds, quarantined ones included (the trimming rule).
     var count: Int
+    /// The snapshot this connection saved as that document, when it did: an unchanged state is
+    /// recognised by ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it.
+    var snapshot: SceneSnapshot?
   }
 
   /// Keyed by the scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``),
@@ -28,10 +32,14 @@ final class LatestSnapshotCache {
   private var dataVersion: Int64?
 
   /// Keeps the entries only when nobody else committed since they were recorded.
-  func validate(dataVersion version: Int64) {
-    guard version != dataVersion else { return }
+  ///
+  /// - Returns: whether they were kept.
+  @discardableResult
+  func validate(dataVersion version: Int64) -> Bool {
+    guard version != dataVersion else { return true }
     entries.removeAll(keepingCapacity: true)
     dataVersion = version
+    return false
   }
 
   /// Forgets everything (a write that is not a save, a failed transaction, a new connection).

@@ -63,9 +63,18 @@ extension SnapshotStore {
   private func save(
     _ snapshot: SceneSnapshot, scene: String, expecting expected: Int64?, trimsHistory: Bool
   ) throws(StoreError) -> SaveResult? {
+    let key = Array(scene.utf8)
+    // The same state as the latest snapshot this connection saved: answered without encoding
+    // (that snapshot passed the checks, and this one encodes to the same bytes).
+    let unchanged = try answerSave { cache -> SaveResult?? in
+      guard let latest = cache[key], let saved = latest.snapshot else { return nil }
+      if let expected, latest.id != expected { return .some(nil) }
+      guard !latest.quarantined, snapshot.encodesLike(saved) else { return nil }
+      return .some(SaveResult(snapshotID: latest.id, wrote: false))
+    }
+    if let unchanged { return unchanged }
     let (document, savedAt) = try Self.documentLocatingSavedAt(
       of: snapshot, scene: scene, limits: configuration.limits)
-    let key = Array(scene.utf8)
     let retention = configuration.retention
     let slack = configuration.retentionSlack
     /// The answer when `latest` decides the save without writing.
@@ -96,7 +105,7 @@ extension SnapshotStore {
           count -= try Self.trim(scene, to: retention, db)
         }
         latest = LatestSnapshotCache.Entry(
-          id: id, document: document, quarantined: false, count: count)
+          id: id, document: document, quarantined: false, count: count, snapshot: snapshot)
         cache[key] = latest
         return SaveResult(snapshotID: id, wrote: true)
       })
@@ -144,7 +153,8 @@ extension SnapshotStore {
       [.text(scene), .integer(Int64(length))]
     ) { row in
       LatestSnapshotCache.Entry(
-        id: row.int64(), document: row.blob(), quarantined: row.int() != 0, count: 0)
+        id: row.int64(), document: row.blob(), quarantined: row.int() != 0, count: 0,
+        snapshot: nil)
     }
     guard var found else { return nil }
     found.count =

@@ -391,6 +391,27 @@ public final class SnapshotStore: @unchecked Sendable {
     case write
   }
 
+  /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
+  /// encoded: `lookUp` first, and when it answers, again after the cache was checked against
+  /// `PRAGMA data_version`. `nil` when it does not answer (the save goes on).
+  func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
+    // A save the cache cannot answer goes on, to the checks that come before any error.
+    guard access == .readWrite else { return nil }
+    let answer: T? = {
+      lock.lock()
+      defer { lock.unlock() }
+      return lookUp(latestSnapshots)
+    }()
+    guard let answer else { return nil }
+    try reopenIfMoved()
+    return try withDatabase { db throws(SQLiteError) in
+      // Another connection's commit since (or a write of this store meanwhile): asked again.
+      let cache = latestSnapshots
+      guard cache.validate(dataVersion: try db.dataVersion()) else { return lookUp(cache) }
+      return answer
+    }
+  }
+
   /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
   /// cache of each scene's latest snapshot was checked against `PRAGMA data_version` (another
   /// connection's commit empties it); then, unless it answered, `body` in a write transaction
