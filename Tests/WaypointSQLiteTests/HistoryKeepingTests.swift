@@ -12,8 +12,9 @@ struct HistoryKeepingTests {
 
   @Test("a save with trimsHistory false deletes nothing; the default still trims to the retention")
   func saveWithoutTrimming() throws {
+    // No slack: every save that trims trims to the retention (the slack is SaveRulesTests').
     let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(retention: 3))
+      path: directory.path(), configuration: StoreConfiguration(retention: 3, retentionSlack: 0))
     for id in 0..<3 { try store.save(try snapshot([.item(id: id)]), scene: "A") }
     let kept = try store.save(try snapshot([.item(id: 10)]), scene: "A", trimsHistory: false)
     #expect(kept.wrote)
@@ -26,7 +27,7 @@ struct HistoryKeepingTests {
     "rollback with trimsHistory false keeps every snapshot in between", arguments: [false, true])
   func rollbackWithoutTrimming(trims: Bool) throws {
     let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(retention: 3))
+      path: directory.path(), configuration: StoreConfiguration(retention: 3, retentionSlack: 0))
     var ids: [Int64] = []
     for id in 0..<3 {
       ids.append(try store.save(try snapshot([.item(id: id)]), scene: "A").snapshotID)

@@ -66,7 +66,7 @@ struct QuarantineTests {
   @Test("quarantined snapshots survive retention while newer saves come and go")
   func quarantineSurvivesRetention() throws {
     let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(retention: 2))
+      path: directory.path(), configuration: StoreConfiguration(retention: 2, retentionSlack: 0))
     let id = try store.save(unrestorable(), scene: "A").snapshotID
     _ = store.restore(scene: "A", with: restorer)
     for index in 0..<5 { try store.save(try snapshot([.item(id: index)]), scene: "A") }

@@ -47,7 +47,7 @@ struct StoreTests {
   @Test("history is newest first and keeps the configured number of snapshots")
   func retention() throws {
     let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(retention: 3))
+      path: directory.path(), configuration: StoreConfiguration(retention: 3, retentionSlack: 0))
     var ids: [Int64] = []
     for id in 0..<6 {
       ids.append(try store.save(try snapshot([.item(id: id)]), scene: "A").snapshotID)
@@ -72,10 +72,12 @@ struct StoreTests {
     #expect(try store.save(try snapshot([.home]), scene: "new", ifLatestIs: 1) == nil)
   }
 
-  @Test("the default retention keeps the last 5")
+  @Test("the default retention keeps the last 5, trimmed once a scene holds more than 5 + 7")
   func defaultRetention() throws {
     let store = try SnapshotStore(path: directory.path())
-    for id in 0..<8 { try store.save(try snapshot([.item(id: id)]), scene: "A") }
+    for id in 0..<12 { try store.save(try snapshot([.item(id: id)]), scene: "A") }
+    #expect(try store.history(scene: "A").count == 12)
+    try store.save(try snapshot([.item(id: 12)]), scene: "A")
     #expect(try store.history(scene: "A").count == 5)
   }
 

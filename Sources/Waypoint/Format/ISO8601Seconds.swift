@@ -11,17 +11,26 @@ enum ISO8601Seconds {
   /// before year 0 or after year 9999 (a stored value near ±2^63 seconds, infinity) is written as
   /// the nearest representable second, and NaN as 1970-01-01T00:00:00Z.
   static func format(_ date: Date) -> String {
-    let seconds = clampedSeconds(date.timeIntervalSince1970)
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = seconds - days * 86_400
-    let (year, month, day) = civil(fromDays: days)
+    let (year, month, day, hour, minute, second) = components(date)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     var yearText = String(year)
     if year >= 0 && year < 1000 {
       yearText = String(repeating: "0", count: 4 - yearText.count) + yearText
     }
     return
-      "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
+      "\(yearText)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))Z"
+  }
+
+  /// The UTC year, month, day, hour, minute and second ``format(_:)`` writes for `date`: the year
+  /// within 0...9999, never trapping (see ``format(_:)``).
+  static func components(_ date: Date) -> (
+    year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
+  ) {
+    let seconds = clampedSeconds(date.timeIntervalSince1970)
+    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    let secondOfDay = seconds - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
+    return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
   }
 
   /// Whole seconds of `interval` (rounded down) within ``representable``, without trapping.

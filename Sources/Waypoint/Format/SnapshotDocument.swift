@@ -121,6 +121,14 @@ extension SceneSnapshot {
   /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
   /// for the format's document, written by hand because it runs on every save.
   public func encoded() -> Data {
+    encodedLocatingSavedAt().document
+  }
+
+  /// The document ``encoded()`` writes, and where its `savedAt` date lies in it: the 20 bytes
+  /// `YYYY-MM-DDTHH:MM:SSZ` between the quotes (the format writes every date at that width). Two
+  /// snapshots that differ only in their save time give documents that differ only there: a
+  /// store compares documents with that range masked instead of encoding one of them again.
+  package func encodedLocatingSavedAt() -> (document: Data, savedAt: Range<Int>) {
     // Written straight in the format's key order (keys sorted), not in slot order: a walk over the
     // slots would have to hold the other members back until the stacks, which sort last, are done.
     var writer = JSONWriter()
@@ -135,7 +143,10 @@ extension SceneSnapshot {
     writer.key("routeSchemaVersion")
     writer.integer(metadata.routeSchemaVersion)
     writer.key("savedAt")
-    writer.string(ISO8601Seconds.format(metadata.savedAt))
+    // The date starts after the opening quote.
+    let savedAtStart = writer.count + 1
+    writer.date(metadata.savedAt)
+    let savedAt = savedAtStart..<max(savedAtStart, writer.count - 1)
     if let selectedTab {
       writer.key("selectedTab")
       Self.write(selectedTab, to: &writer)
@@ -173,7 +184,7 @@ extension SceneSnapshot {
     }
     writer.endObject()
     writer.endObject()
-    return Data(writer.bytes)
+    return (writer.data, savedAt)
   }
 
   private static func write(_ record: RouteRecord, to writer: inout JSONWriter) {

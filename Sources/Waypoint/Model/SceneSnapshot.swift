@@ -66,6 +66,14 @@ public struct SceneSnapshot: Hashable, Sendable {
       throw .invalidField(
         "routeSchemaVersion", reason: "\(metadata.routeSchemaVersion) is not a schema version")
     }
+    // The usual case, every route sound, found without building the list of locations; the
+    // first faulty route in slot order is looked for only when there is one.
+    func sound(_ record: RouteRecord) -> Bool { record.failure == nil && record.version >= 1 }
+    func sound(_ record: RouteRecord?) -> Bool { record.map(sound) ?? true }
+    let allSound =
+      stacks.values.allSatisfy { $0.allSatisfy(sound) } && sound(selectedTab) && sound(sheet)
+      && split.map { sound($0.sidebarSelection) && sound($0.contentSelection) } ?? true
+    if allSound { return }
     for (location, record) in routes {
       if let failure = record.failure { throw .unrecordedRoute(location.documentPath, failure) }
       guard record.version >= 1 else {

@@ -73,8 +73,11 @@ struct CommandContext {
     let path = path ?? storePath
     if mode != .build { try Self.checkStoreFile(path, mayBeMissing: mode == .create) }
     do {
+      // A command that writes checks the whole file first (quick_check), as the store's opening
+      // no longer does by default: it must not write into a damaged file.
       return try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false),
+        path: path,
+        configuration: StoreConfiguration(recoversCorruptFiles: false, integrityCheck: .onOpen),
         access: mode == .read ? .readOnly : .readWrite)
     } catch {
       throw CLIError(error)

@@ -106,6 +106,8 @@ final class Database {
   func close() {
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
+    for statement in control.values { sqlite3_finalize(statement) }
+    control.removeAll()
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
   }
@@ -135,6 +137,53 @@ final class Database {
     }
     let code = call(.exec, sql: sql) { sqlite3_exec(handle, sql, nil, nil, nil) }
     guard code == SQLITE_OK else { throw error(code, sql: sql) }
+  }
+
+  /// The transaction-control statements (`BEGIN`, `COMMIT`, ...), prepared once each: run on every
+  /// save and restore, they are not parsed again by `sqlite3_exec` each time.
+  private var control: [TransactionControl: OpaquePointer] = [:]
+
+  /// A statement that begins or ends a transaction.
+  enum TransactionControl: String {
+    case begin = "BEGIN"
+    case beginImmediate = "BEGIN IMMEDIATE"
+    case commit = "COMMIT"
+    case rollback = "ROLLBACK"
+  }
+
+  /// Runs a transaction-control statement, prepared on first use and kept. Faults are injected as
+  /// for ``execute(_:)`` (the call kind is `exec`, the SQL the statement's text), since that is
+  /// what the statement stands for.
+  func execute(_ statement: TransactionControl) throws(SQLiteError) {
+    let sql = statement.rawValue
+    guard let handle else {
+      throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
+    }
+    var prepared = control[statement]
+    if prepared == nil {
+      var pointer: OpaquePointer?
+      let code = sqlite3_prepare_v3(
+        handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+      guard code == SQLITE_OK, let pointer else {
+        if let pointer { sqlite3_finalize(pointer) }
+        throw error(code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql)
+      }
+      control[statement] = pointer
+      prepared = pointer
+    }
+    let code = call(.exec, sql: sql) {
+      let stepped = sqlite3_step(prepared)
+      sqlite3_reset(prepared)
+      return stepped == SQLITE_DONE || stepped == SQLITE_ROW ? SQLITE_OK : stepped
+    }
+    guard code == SQLITE_OK else { throw error(code, sql: sql) }
+  }
+
+  /// The connection's `PRAGMA data_version`: it changes when another connection (in this process
+  /// or another) commits to the file, never for this connection's own commits. Outside a
+  /// transaction it reads the latest commit.
+  func dataVersion() throws(SQLiteError) -> Int64 {
+    try scalar("PRAGMA data_version") { $0.int64() } ?? 0
   }
 
   /// The cached prepared statement for `sql`, reset and with its bindings cleared.
@@ -297,11 +346,11 @@ final class Database {
     immediate: Bool, _ body: () throws(SQLiteError) -> (T, TransactionCompletion)
   ) throws(SQLiteError) -> T {
     try rollBackLeftoverTransaction()
-    try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+    try execute(immediate ? TransactionControl.beginImmediate : .begin)
     do {
       let (value, completion) = try body()
       switch completion {
-      case .commit: try execute("COMMIT")
+      case .commit: try execute(TransactionControl.commit)
       // As after an error: a failed ROLLBACK is ended by the next transaction.
       case .rollback: try? rollBackLeftoverTransaction()
       }
@@ -320,6 +369,6 @@ final class Database {
   /// Rolls back a transaction left open (by a failed `COMMIT`, or a `ROLLBACK` that failed earlier).
   private func rollBackLeftoverTransaction() throws(SQLiteError) {
     guard isInTransaction else { return }
-    try execute("ROLLBACK")
+    try execute(TransactionControl.rollback)
   }
 }

@@ -26,14 +26,27 @@ extension SnapshotStore {
   /// gets its scene, and ``StoreRestoration/recorded`` is `false`.
   public func restore(scene: String, with restorer: Restorer) -> StoreRestoration {
     var restoration = StoreRestoration(scene: .root(RestoreReport(outcome: .root)), recorded: true)
+    let rule = configuration.crashLoopRule
     let candidates: [Candidate]
+    // The latest snapshot, counted and read in the same transaction as the candidates were
+    // listed (one transaction for the usual restore, not a read then a write).
+    var counted: (id: Int64, read: Read)?
     do {
       let marks = marks
-      candidates = try read { db throws(SQLiteError) in try Self.candidates(scene, marks, db) }
+      let limits = restorer.limits
+      if let (listed, first) = listAndCountFirst(scene, marks, rule, limits) {
+        candidates = listed
+        counted = first
+      } else {
+        // Read-only, or the lock could not be had in time: read without recording, in one read
+        // transaction, rather than wait for the lock again.
+        (candidates, counted) = try read { db throws(SQLiteError) in
+          try Self.listAndReadFirst(scene, marks, rule, limits, db, counting: false)
+        }
+      }
     } catch {
       return Self.unavailable(error)
     }
-    let rule = configuration.crashLoopRule
     // The metadata of the snapshot whose report the root carries, when that snapshot was read.
     var firstMetadata: SnapshotMetadata?
     for candidate in candidates {
@@ -54,9 +67,14 @@ extension SnapshotStore {
       }
       let document: Data
       do {
-        switch try countAndRead(
-          candidate.id, limit: restorer.limits.maxDocumentBytes, threshold: rule.threshold)
-        {
+        let read: Read
+        if let counted, counted.id == candidate.id {
+          read = counted.read
+        } else {
+          read = try countAndRead(
+            candidate.id, limit: restorer.limits.maxDocumentBytes, threshold: rule.threshold)
+        }
+        switch read {
         case .document(let data, let counted):
           document = data
           restoration.recorded = counted && restoration.recorded
@@ -161,46 +179,85 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
-  /// the document alone. A document over `limit` is neither counted nor read. The count records the
-  /// `threshold` it is counted against, for tools that judge the store offline.
+  /// the document alone (``readChecked(_:_:limit:countingAgainst:)``).
   private func countAndRead(_ id: Int64, limit: Int, threshold: Int) throws(StoreError) -> Read {
-    // One statement: the length, and the document only when it is within the limit.
-    let select = """
-      SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
-      FROM snapshot WHERE id = ?1
-      """
-    func readChecked(_ db: Database, count: Bool) throws(SQLiteError) -> Read {
-      let (byteCount, document) =
-        try db.scalar(select, [.integer(id), .integer(Int64(limit))]) { row in
-          (row.int(), row.blob())
-        } ?? (0, nil)
-      guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
-      if count {
-        // In the small table: the document's row is never rewritten.
-        try db.run(
-          """
-          INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores, crash_loop_threshold)
-          SELECT id, scene_id, 1, ?2 FROM snapshot WHERE id = ?1
-          ON CONFLICT (snapshot_id) DO UPDATE SET
-            unconfirmed_restores = unconfirmed_restores + 1,
-            crash_loop_threshold = excluded.crash_loop_threshold
-          """,
-          [.integer(id), .integer(Int64(threshold))])
-      }
-      return .document(document ?? Data(), counted: count)
-    }
     if access == .readWrite {
       let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
       if let read = try? write(
         busyTimeout: timeout,
         { db throws(SQLiteError) in
-          try readChecked(db, count: true)
+          try Self.readChecked(id, db, limit: limit, countingAgainst: threshold)
         })
       {
         return read
       }
     }
-    return try read { db throws(SQLiteError) in try readChecked(db, count: false) }
+    return try read { db throws(SQLiteError) in
+      try Self.readChecked(id, db, limit: limit, countingAgainst: nil)
+    }
+  }
+
+  /// For a store that may write: in one short write transaction (waiting as
+  /// ``countAndRead(_:limit:threshold:)`` does), lists the scene's candidates and, unless the
+  /// latest is already a crash loop, counts a restore of it and reads its document. `nil` when
+  /// the store cannot be written at the moment: the caller lists and reads without recording.
+  private func listAndCountFirst(
+    _ scene: String, _ marks: MarkColumns, _ rule: CrashLoopRule, _ limits: InputLimits
+  ) -> ([Candidate], (id: Int64, read: Read)?)? {
+    guard access == .readWrite else { return nil }
+    let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
+    return try? write(busyTimeout: timeout) {
+      db throws(SQLiteError) -> ([Candidate], (id: Int64, read: Read)?) in
+      try Self.listAndReadFirst(scene, marks, rule, limits, db, counting: true)
+    }
+  }
+
+  /// The scene's candidates, and unless the latest is already a crash loop, its document (and,
+  /// `counting`, a restore counted).
+  private static func listAndReadFirst(
+    _ scene: String, _ marks: MarkColumns, _ rule: CrashLoopRule, _ limits: InputLimits,
+    _ db: Database, counting: Bool
+  ) throws(SQLiteError) -> ([Candidate], (id: Int64, read: Read)?) {
+    let listed = try candidates(scene, marks, db)
+    guard let first = listed.first,
+      !rule.isCrashLoop(quarantine: first.quarantine, unconfirmedRestores: first.unconfirmed)
+    else { return (listed, nil) }
+    let read = try readChecked(
+      first.id, db, limit: limits.maxDocumentBytes,
+      countingAgainst: counting ? rule.threshold : nil)
+    return (listed, (first.id, read))
+  }
+
+  /// Checks the document's length (without reading it), then, with a `threshold`, counts a
+  /// restore of the snapshot (recording the threshold, for tools that judge the store offline),
+  /// and reads its document. A document over `limit` is neither counted nor read.
+  private static func readChecked(
+    _ id: Int64, _ db: Database, limit: Int, countingAgainst threshold: Int?
+  ) throws(SQLiteError) -> Read {
+    // One statement: the length, and the document only when it is within the limit.
+    let (byteCount, document) =
+      try db.scalar(
+        """
+        SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
+        FROM snapshot WHERE id = ?1
+        """, [.integer(id), .integer(Int64(limit))]
+      ) { row in
+        (row.int(), row.blob())
+      } ?? (0, nil)
+    guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
+    if let threshold {
+      // In the small table: the document's row is never rewritten.
+      try db.run(
+        """
+        INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores, crash_loop_threshold)
+        SELECT id, scene_id, 1, ?2 FROM snapshot WHERE id = ?1
+        ON CONFLICT (snapshot_id) DO UPDATE SET
+          unconfirmed_restores = unconfirmed_restores + 1,
+          crash_loop_threshold = excluded.crash_loop_threshold
+        """,
+        [.integer(id), .integer(Int64(threshold))])
+    }
+    return .document(document ?? Data(), counted: threshold != nil)
   }
 
   private enum Bookkeeping {

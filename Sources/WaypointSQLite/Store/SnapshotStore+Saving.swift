@@ -5,9 +5,12 @@ extension SnapshotStore {
   /// Saves a snapshot as the scene's newest version, unless it equals the scene's latest snapshot
   /// (its save time aside), in which case nothing is written.
   ///
-  /// Each save is one `BEGIN IMMEDIATE` transaction, which also trims the scene's history to
-  /// ``StoreConfiguration/retention`` snapshots (quarantined ones are kept). A save that returned is
-  /// durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
+  /// Each save that writes is one `BEGIN IMMEDIATE` transaction. Once the scene holds more than
+  /// ``StoreConfiguration/retention`` + ``StoreConfiguration/retentionSlack`` snapshots, that
+  /// transaction also trims its history back to ``StoreConfiguration/retention`` (quarantined
+  /// ones are kept). A save of an unchanged state (equal documents but for `savedAt`) that the
+  /// connection already knows to be the latest takes no transaction at all. A save that returned
+  /// is durable against an app crash; see ``StoreConfiguration/Durability`` for power loss.
   ///
   /// - Parameters:
   ///   - snapshot: The scene's navigation state.
@@ -33,14 +36,10 @@ extension SnapshotStore {
   package func save(_ snapshot: SceneSnapshot, scene: String, trimsHistory: Bool)
     throws(StoreError) -> SaveResult
   {
-    let document = try Self.document(of: snapshot, scene: scene, limits: configuration.limits)
-    let retention = configuration.retention
-    return try write { db throws(SQLiteError) -> SaveResult in
-      let latest = try Self.latest(of: scene, db, comparedWith: document)
-      return try Self.insert(
-        snapshot, document, scene: scene, after: latest, retention: trimsHistory ? retention : nil,
-        db)
-    }
+    let saved = try save(snapshot, scene: scene, expecting: nil, trimsHistory: trimsHistory)
+    // Unreachable: without an expected latest snapshot, every save has a result.
+    guard let saved else { throw .readOnly(path: path, detail: "the save was not made") }
+    return saved
   }
 
   /// Saves a snapshot as ``save(_:scene:trimsHistory:)`` does, but only while the scene's latest
@@ -54,15 +53,62 @@ extension SnapshotStore {
     _ snapshot: SceneSnapshot, scene: String, ifLatestIs expected: Int64,
     trimsHistory: Bool = true
   ) throws(StoreError) -> SaveResult? {
-    let document = try Self.document(of: snapshot, scene: scene, limits: configuration.limits)
-    let retention = configuration.retention
-    return try write { db throws(SQLiteError) -> SaveResult? in
-      let latest = try Self.latest(of: scene, db, comparedWith: document)
-      guard latest?.id == expected else { return nil }
-      return try Self.insert(
-        snapshot, document, scene: scene, after: latest, retention: trimsHistory ? retention : nil,
-        db)
+    try save(snapshot, scene: scene, expecting: expected, trimsHistory: trimsHistory)
+  }
+
+  /// The one save: encodes once, answers from the connection's cache of the scene's latest
+  /// snapshot when it can (an unchanged state: no transaction at all), otherwise inserts in a
+  /// write transaction and trims the history by the rule of
+  /// ``StoreConfiguration/retentionSlack``.
+  private func save(
+    _ snapshot: SceneSnapshot, scene: String, expecting expected: Int64?, trimsHistory: Bool
+  ) throws(StoreError) -> SaveResult? {
+    let key = Array(scene.utf8)
+    // The same state as the latest snapshot this connection saved: answered without encoding
+    // (that snapshot passed the checks, and this one encodes to the same bytes).
+    let unchanged = try answerSave { cache -> SaveResult?? in
+      guard let latest = cache[key], let saved = latest.snapshot else { return nil }
+      if let expected, latest.id != expected { return .some(nil) }
+      guard !latest.quarantined, snapshot.encodesLike(saved) else { return nil }
+      return .some(SaveResult(snapshotID: latest.id, wrote: false))
     }
+    if let unchanged { return unchanged }
+    let (document, savedAt) = try Self.documentLocatingSavedAt(
+      of: snapshot, scene: scene, limits: configuration.limits)
+    let retention = configuration.retention
+    let slack = configuration.retentionSlack
+    /// The answer when `latest` decides the save without writing.
+    func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
+      if let expected, latest?.id != expected { return .some(nil) }
+      guard let latest, !latest.quarantined, let stored = latest.document,
+        LatestSnapshotCache.equalButForSaveTime(document, stored, savedAt: savedAt)
+      else { return nil }
+      return .some(SaveResult(snapshotID: latest.id, wrote: false))
+    }
+    return try save(
+      lookUp: { cache in
+        guard let known = cache[key], let decided = answer(known) else { return .write }
+        return .answered(decided)
+      },
+      { db, cache throws(SQLiteError) -> SaveResult? in
+        var latest = cache[key]
+        if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
+        if let decided = answer(latest) {
+          cache[key] = latest
+          return decided
+        }
+        let id = try Self.insert(snapshot, document, scene: scene, savedAt: snapshot.metadata, db)
+        var count = (latest?.count ?? 0) + 1
+        // Trimmed only past the slack, then back to the retention: a DELETE on every save
+        // rewrote an old page, the index and the freelist each time.
+        if trimsHistory && count > retention + slack {
+          count -= try Self.trim(scene, to: retention, db)
+        }
+        latest = LatestSnapshotCache.Entry(
+          id: id, document: document, quarantined: false, count: count, snapshot: snapshot)
+        cache[key] = latest
+        return SaveResult(snapshotID: id, wrote: true)
+      })
   }
 
   /// The document a save writes, after the checks that need no file: the scene id, the snapshot's
@@ -70,78 +116,77 @@ extension SnapshotStore {
   static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
     throws(StoreError) -> Data
   {
+    try documentLocatingSavedAt(of: snapshot, scene: scene, limits: limits).document
+  }
+
+  /// The document as ``document(of:scene:limits:)`` gives it, with where its save time lies.
+  static func documentLocatingSavedAt(
+    of snapshot: SceneSnapshot, scene: String, limits: InputLimits
+  ) throws(StoreError) -> (document: Data, savedAt: Range<Int>) {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
       try snapshot.check()
     } catch {
       throw .invalidSnapshot(error)
     }
-    let document = snapshot.encoded()
+    let encoded = snapshot.encodedLocatingSavedAt()
     let limit = limits.maxDocumentBytes
-    guard document.count <= limit else {
-      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limit))
+    guard encoded.document.count <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: encoded.document.count, limit: limit))
     }
-    return document
+    return encoded
   }
 
-  /// The scene's latest snapshot, as a save compares with it.
-  private struct Latest {
-    var id: Int64
-    var savedAt: Int64
-    /// The document, read only when its length equals the new one's (`nil` otherwise).
-    var document: Data?
-    var quarantined: Bool
-  }
-
-  /// The scene's latest snapshot. Its document is read only when its length could equal the new
+  /// The scene's latest snapshot and its number of snapshots, read when the connection's cache
+  /// does not know them. The document is read only when its length equals `length`, the new
   /// one's: a planted oversized document is never loaded, and compares unequal.
-  private static func latest(of scene: String, _ db: Database, comparedWith document: Data)
-    throws(SQLiteError) -> Latest?
+  private static func latest(of scene: String, _ db: Database, length: Int)
+    throws(SQLiteError) -> LatestSnapshotCache.Entry?
   {
-    try db.scalar(
+    let found = try db.scalar(
       """
-      SELECT s.id, s.saved_at, CASE WHEN length(s.document) = ?2 THEN s.document END,
+      SELECT s.id, CASE WHEN length(s.document) = ?2 THEN s.document END,
         m.quarantine IS NOT NULL
       FROM snapshot s LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id
       WHERE s.scene_id = ?1 ORDER BY s.id DESC LIMIT 1
       """,
-      [.text(scene), .integer(Int64(document.count))]
+      [.text(scene), .integer(Int64(length))]
     ) { row in
-      Latest(
-        id: row.int64(), savedAt: row.int64(), document: row.blob(), quarantined: row.int() != 0)
+      LatestSnapshotCache.Entry(
+        id: row.int64(), document: row.blob(), quarantined: row.int() != 0, count: 0,
+        snapshot: nil)
     }
+    guard var found else { return nil }
+    found.count =
+      try db.scalar("SELECT count(*) FROM snapshot WHERE scene_id = ?", [.text(scene)]) {
+        $0.int()
+      } ?? 0
+    return found
   }
 
-  /// Writes the snapshot unless it equals `latest` (its save time aside), then, with a
-  /// `retention`, trims the scene's history to it.
+  /// Inserts the snapshot's row and returns its id.
   private static func insert(
-    _ snapshot: SceneSnapshot, _ document: Data, scene: String, after latest: Latest?,
-    retention: Int?, _ db: Database
-  ) throws(SQLiteError) -> SaveResult {
-    let savedAt = StoredTime.seconds(snapshot.metadata.savedAt)
-    // A document of another length was not read and cannot be equal: nothing to encode again
-    // (the save time is written at a fixed width).
-    if let latest, !latest.quarantined, let stored = latest.document {
-      var comparable = document
-      if latest.savedAt != savedAt {
-        var same = snapshot
-        same.metadata.savedAt = StoredTime.date(latest.savedAt)
-        comparable = same.encoded()
-      }
-      if comparable == stored { return SaveResult(snapshotID: latest.id, wrote: false) }
-    }
+    _ snapshot: SceneSnapshot, _ document: Data, scene: String, savedAt metadata: SnapshotMetadata,
+    _ db: Database
+  ) throws(SQLiteError) -> Int64 {
     try db.run(
       """
       INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
       VALUES (?, ?, ?, ?, ?, ?)
       """,
       [
-        .text(scene), .integer(savedAt), .integer(Int64(SceneSnapshot.currentFormatVersion)),
-        .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
-        .blob(document),
+        .text(scene), .integer(StoredTime.seconds(metadata.savedAt)),
+        .integer(Int64(SceneSnapshot.currentFormatVersion)),
+        .integer(Int64(metadata.routeSchemaVersion)), .text(metadata.appBuild), .blob(document),
       ])
-    let id = db.lastInsertedRowID
-    guard let retention else { return SaveResult(snapshotID: id, wrote: true) }
+    return db.lastInsertedRowID
+  }
+
+  /// Trims the scene's history to its `retention` newest unquarantined snapshots (quarantined ones
+  /// are kept), with the marks of the snapshots deleted, and returns how many were deleted.
+  private static func trim(_ scene: String, to retention: Int, _ db: Database)
+    throws(SQLiteError) -> Int
+  {
     // Everything unquarantined older than the retention-th newest unquarantined snapshot: a
     // walk of the (scene_id, id) index, each row's mark looked up by its key; then the marks of
     // the snapshots deleted.
@@ -162,6 +207,6 @@ extension SnapshotStore {
         """,
         [.text(scene)])
     }
-    return SaveResult(snapshotID: id, wrote: true)
+    return deleted
   }
 }

@@ -41,9 +41,17 @@ public final class SnapshotStore: @unchecked Sendable {
   public let configuration: StoreConfiguration
   /// Whether the store may write.
   public let access: Access
-  /// Set when opening found the file corrupt, moved it aside and started a fresh store: tell the
-  /// user's support channel, the old file is kept at ``StoreRecovery/movedTo``.
-  public let recovery: StoreRecovery?
+  /// Set when the store found the file corrupt, moved it aside and started a fresh store: tell
+  /// the user's support channel, the old file is kept at ``StoreRecovery/movedTo``. Opening sets
+  /// it; so does a call that found the file damaged, with ``StoreConfiguration/integrityCheck``
+  /// ``StoreConfiguration/IntegrityCheck/afterErrors`` (that call still throws
+  /// ``StoreError/Code/corrupt``; the next one uses the fresh store).
+  public var recovery: StoreRecovery? {
+    lock.lock()
+    defer { lock.unlock() }
+    return recovered
+  }
+  private var recovered: StoreRecovery?
   /// The file's schema version (the number of the last migration applied).
   package let schemaVersion: Int
 
@@ -58,6 +66,8 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
   /// belongs to a file put in place of the store.
   private var walFile: StoreFile.Identity?
+  /// Each scene's latest snapshot as this connection knows it (saves); used under `lock`.
+  private let latestSnapshots = LatestSnapshotCache()
 
   /// Opens (creating if needed) the store at `path`.
   ///
@@ -98,7 +108,7 @@ public final class SnapshotStore: @unchecked Sendable {
       opened = try Self.open(path, configuration, access, migrations, faults)
     }
     (database, schemaVersion) = opened
-    self.recovery = recovery
+    self.recovered = recovery
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
@@ -162,13 +172,21 @@ public final class SnapshotStore: @unchecked Sendable {
       case .empty, .waypoint:
         break
       }
-      // The check reads the whole file: it runs before a store is written (and a corrupt one moved
-      // aside, with recoversCorruptFiles), not for reading, where a damaged page is reported as
-      // `corrupt` by the first statement that reads it and `check()` reads everything when asked.
+      // What costs the same for any size of file: the header, the identity and schema version
+      // above, the file's length against its header, the first and last rows of each table and
+      // index. The whole file is read only on the schedule the app chose (integrityCheck): a
+      // damaged page elsewhere is reported as `corrupt` by the first statement that reads it.
       if access == .readWrite {
-        let check = try db.scalar("PRAGMA quick_check(1)") { $0.text() } ?? nil
-        guard check == "ok" else {
-          throw StoreError.corrupt(path: path, detail: check ?? "integrity check failed")
+        let pages = try db.scalar("PRAGMA page_count") { $0.int64() } ?? 0
+        let pageSize = try db.scalar("PRAGMA page_size") { $0.int64() } ?? 0
+        if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
+          throw StoreError.corrupt(path: path, detail: problem)
+        }
+        if case .waypoint = identity { try probeEnds(db) }
+        if configuration.integrityCheck.runsOnOpen() {
+          if let problem = try quickCheck(db) {
+            throw StoreError.corrupt(path: path, detail: problem)
+          }
         }
       }
       guard access == .readWrite else {
@@ -192,10 +210,44 @@ public final class SnapshotStore: @unchecked Sendable {
         try db.execute(
           "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
       }
+      // Up to date (the usual open): no write transaction per migration.
+      if case .waypoint(let version) = identity, version == supported {
+        return (db, version)
+      }
       return (db, try SchemaMigrator.migrate(db, migrations: migrations))
     } catch {
       throw StoreError(opening: error, path: path)
     }
+  }
+
+  /// Reads the first and the last row of each table and index of the schema (the path from its
+  /// root page to each end): a few pages, whatever the size of the file, where a file cut short or
+  /// overwritten is most likely to show.
+  private static func probeEnds(_ db: Database) throws(SQLiteError) {
+    // One min() or max() per statement: SQLite answers those from one end of the b-tree, where
+    // `min(x), max(x)` together would scan the whole table.
+    let ends = [
+      ("waypoint_migration", "version"), ("snapshot", "id"), ("snapshot", "scene_id"),
+      ("snapshot_mark", "snapshot_id"), ("snapshot_mark", "scene_id"),
+    ]
+    for (table, key) in ends {
+      for end in ["min", "max"] {
+        try probe("SELECT \(end)(\(key)) FROM \(table)")
+      }
+    }
+    func probe(_ sql: String) throws(SQLiteError) {
+      do {
+        _ = try db.scalar(sql) { _ in true }
+      } catch  where error.code.primary == .error {
+        // A table an older schema does not have yet.
+      }
+    }
+  }
+
+  /// SQLite's `PRAGMA quick_check(1)`: `nil` when it answers `ok`, its first finding otherwise.
+  static func quickCheck(_ db: Database) throws(SQLiteError) -> String? {
+    let check = try db.scalar("PRAGMA quick_check(1)") { $0.text() } ?? nil
+    return check == "ok" ? nil : check ?? "integrity check failed"
   }
 
   /// Creates a new store's schema in `partial`, a file nobody else sees yet: WAL mode, every
@@ -261,8 +313,34 @@ public final class SnapshotStore: @unchecked Sendable {
     do {
       return try body(database)
     } catch {
+      if error.code.primary == .corrupt || error.code.primary == .notADatabase {
+        checkAfterError()
+      }
       throw StoreError(error, path: path)
     }
+  }
+
+  /// After a statement reported the file damaged: with ``StoreConfiguration/integrityCheck`` other
+  /// than ``StoreConfiguration/IntegrityCheck/never``, runs `quick_check` to confirm it (an error
+  /// alone is not proof: it may be passing), and when it finds damage, with
+  /// ``StoreConfiguration/recoversCorruptFiles``, moves the file aside and opens a fresh store at
+  /// the path, as opening does (``recovery`` tells). Call with `lock` held.
+  private func checkAfterError() {
+    guard access == .readWrite, configuration.integrityCheck != .never,
+      database.handle != nil, !database.isInTransaction
+    else { return }
+    guard case .some(.some(let problem)) = try? Self.quickCheck(database) else { return }
+    guard configuration.recoversCorruptFiles else { return }
+    database.close()
+    latestSnapshots.invalidate()
+    guard let movedTo = try? StoreFile.moveAside(path) else {
+      reopenClosed()
+      return
+    }
+    recovered = StoreRecovery(movedTo: movedTo, cause: problem)
+    // The moved file's WAL went with it: nothing is left to set aside.
+    walFile = nil
+    reopenClosed()
   }
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), waiting for the lock at most
@@ -276,6 +354,8 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     try reopenIfMoved()
     return try withDatabase { db throws(SQLiteError) in
+      // A write that is not a save may change what the saves know (a mark, a deletion).
+      latestSnapshots.invalidate()
       guard let busyTimeout else {
         return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
       }
@@ -297,7 +377,71 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     try reopenIfMoved()
     return try withDatabase { db throws(SQLiteError) in
-      try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      latestSnapshots.invalidate()
+      return try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+    }
+  }
+
+  /// How a save ends: without a transaction when the connection's cache of the scene's latest
+  /// snapshot answers, or in a write transaction.
+  enum SaveStep<T> {
+    /// The answer, found without a transaction.
+    case answered(T)
+    /// A write transaction is needed.
+    case write
+  }
+
+  /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
+  /// encoded: `lookUp` first, and when it answers, again after the cache was checked against
+  /// `PRAGMA data_version`. `nil` when it does not answer (the save goes on).
+  func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
+    // A save the cache cannot answer goes on, to the checks that come before any error.
+    guard access == .readWrite else { return nil }
+    let answer: T? = {
+      lock.lock()
+      defer { lock.unlock() }
+      return lookUp(latestSnapshots)
+    }()
+    guard let answer else { return nil }
+    try reopenIfMoved()
+    return try withDatabase { db throws(SQLiteError) in
+      // Another connection's commit since (or a write of this store meanwhile): asked again.
+      let cache = latestSnapshots
+      guard cache.validate(dataVersion: try db.dataVersion()) else { return lookUp(cache) }
+      return answer
+    }
+  }
+
+  /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
+  /// cache of each scene's latest snapshot was checked against `PRAGMA data_version` (another
+  /// connection's commit empties it); then, unless it answered, `body` in a write transaction
+  /// (`BEGIN IMMEDIATE`), with the cache checked again under the lock. The cache is emptied when the transaction fails, so that
+  /// nothing `body` recorded in it outlives a rollback.
+  func save<T>(
+    lookUp: (LatestSnapshotCache) -> SaveStep<T>,
+    _ body: (Database, LatestSnapshotCache) throws(SQLiteError) -> T
+  ) throws(StoreError) -> T {
+    guard access == .readWrite else {
+      throw .readOnly(path: path, detail: "the store was opened read-only")
+    }
+    try reopenIfMoved()
+    return try withDatabase { db throws(SQLiteError) in
+      let cache = latestSnapshots
+      do throws(SQLiteError) {
+        // The cache is checked against the file only when it would answer: a save that writes
+        // anyway checks it under the lock, without a read transaction first.
+        if case .answered = lookUp(cache) {
+          cache.validate(dataVersion: try db.dataVersion())
+          if case .answered(let answer) = lookUp(cache) { return answer }
+        }
+        return try db.transaction(immediate: true) { () throws(SQLiteError) in
+          cache.validate(dataVersion: try db.dataVersion())
+          return try body(db, cache)
+        }
+      } catch {
+        cache.invalidate()
+        throw error
+      }
     }
   }
 
@@ -330,6 +474,7 @@ public final class SnapshotStore: @unchecked Sendable {
       guard rename(wal, aside) == 0 else { return }
       unlink(StoreFile.target(of: path) + "-shm")
     }
+    latestSnapshots.invalidate()
     if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
       database = reopened.0
       walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")

@@ -1,0 +1,92 @@
+import Foundation
+import Waypoint
+
+/// What one connection knows of each scene's latest snapshot, so that saving a state that did not
+/// change reads nothing and writes nothing, and saving a new one need not look the latest up.
+///
+/// Valid only while no other connection has committed to the file: every use checks the
+/// connection's `PRAGMA data_version` first (``validate(dataVersion:)``), which changes with any
+/// commit of another connection, in this process or another, and the store drops the whole cache
+/// before any write of its own that is not a save (a restore's bookkeeping, a prune, an import),
+/// and when a save's transaction fails. Used under the store's lock only.
+final class LatestSnapshotCache {
+  /// A scene's latest snapshot.
+  struct Entry {
+    /// Its id.
+    var id: Int64
+    /// Its document; `nil` when it was not read (its length differs from the one saved then).
+    var document: Data?
+    /// Whether it is quarantined: a save never coalesces with a quarantined snapshot.
+    var quarantined: Bool
+    /// How many snapshots the scene holds, quarantined ones included (the trimming rule).
+    var count: Int
+    /// The snapshot this connection saved as that document, when it did: an unchanged state is
+    /// recognised by ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it.
+    var snapshot: SceneSnapshot?
+  }
+
+  /// Keyed by the scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``),
+  /// where Swift's `String` equality would take "café" in NFC and in NFD for one scene.
+  private var entries: [[UInt8]: Entry] = [:]
+  /// The `data_version` the entries are valid for.
+  private var dataVersion: Int64?
+
+  /// Keeps the entries only when nobody else committed since they were recorded.
+  ///
+  /// - Returns: whether they were kept.
+  @discardableResult
+  func validate(dataVersion version: Int64) -> Bool {
+    guard version != dataVersion else { return true }
+    entries.removeAll(keepingCapacity: true)
+    dataVersion = version
+    return false
+  }
+
+  /// Forgets everything (a write that is not a save, a failed transaction, a new connection).
+  func invalidate() {
+    entries.removeAll(keepingCapacity: true)
+    dataVersion = nil
+  }
+
+  subscript(scene: [UInt8]) -> Entry? {
+    get { entries[scene] }
+    set { entries[scene] = newValue }
+  }
+
+  /// Whether `document` equals `stored` but for its save time: same length, same bytes outside
+  /// `savedAt` (where ``/Waypoint/SceneSnapshot/encodedLocatingSavedAt()`` found the date), and a
+  /// date of the same form inside it in `stored`.
+  static func equalButForSaveTime(_ document: Data, _ stored: Data, savedAt: Range<Int>) -> Bool {
+    guard document.count == stored.count, savedAt.lowerBound >= 0,
+      savedAt.upperBound <= document.count, savedAt.count == 20
+    else { return false }
+    return document.withUnsafeBytes { new in
+      stored.withUnsafeBytes { old in
+        guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return false }
+        let start = savedAt.lowerBound
+        let end = savedAt.upperBound
+        guard memcmp(newBase, oldBase, start) == 0,
+          memcmp(newBase + end, oldBase + end, new.count - end) == 0
+        else { return false }
+        // YYYY-MM-DDTHH:MM:SSZ
+        for offset in 0..<20 {
+          let byte = old[start + offset]
+          let expected: UInt8? =
+            switch offset {
+            case 4, 7: 0x2D
+            case 10: 0x54
+            case 13, 16: 0x3A
+            case 19: 0x5A
+            default: nil
+            }
+          if let expected {
+            guard byte == expected else { return false }
+          } else {
+            guard byte >= 0x30 && byte <= 0x39 else { return false }
+          }
+        }
+        return true
+      }
+    }
+  }
+}

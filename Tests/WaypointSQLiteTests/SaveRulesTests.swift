@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// `PRAGMA data_version` seen by a connection of its own, kept open: it changes whenever any
+/// other connection commits to the file.
+final class CommitWatcher {
+  private var db: OpaquePointer?
+
+  init(_ path: String) { sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) }
+  deinit { sqlite3_close_v2(db) }
+
+  var version: Int64 {
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &statement, nil)
+    guard sqlite3_step(statement) == SQLITE_ROW else { return -1 }
+    return sqlite3_column_int64(statement, 0)
+  }
+}
+
+@Suite("Snapshot store: what a save writes (coalescing, trimming, the connection's cache)")
+struct SaveRulesTests {
+  let directory = TemporaryDirectory()
+  let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+  @Test("an unchanged state saved with a later savedAt commits nothing and answers the latest id")
+  func unchangedSaveCommitsNothing() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let first = try store.save(try snapshot([.home, .item(id: 1)], savedAt: date), scene: "A")
+    let watcher = CommitWatcher(store.path)
+    let before = watcher.version
+    for offset in 1...5 {
+      let again = try store.save(
+        try snapshot([.home, .item(id: 1)], savedAt: date + Double(offset * 3600)), scene: "A")
+      #expect(!again.wrote && again.snapshotID == first.snapshotID)
+    }
+    #expect(watcher.version == before)
+    #expect(try store.history(scene: "A").count == 1)
+    // The stored document keeps its own save time.
+    #expect(try store.history(scene: "A").first?.savedAt == date)
+    // A changed state writes.
+    #expect(try store.save(try snapshot([.home], savedAt: date + 7200), scene: "A").wrote)
+    #expect(watcher.version != before)
+  }
+
+  @Test("a save compares with what another connection wrote since, not with its own cache")
+  func cacheFollowsOtherConnections() throws {
+    let path = directory.path()
+    let app = try SnapshotStore(path: path)
+    let other = try SnapshotStore(path: path)
+    let state = try snapshot([.item(id: 1)], savedAt: date)
+    let first = try app.save(state, scene: "A")
+    // Another connection (an extension, another process) saves a different state...
+    let theirs = try other.save(try snapshot([.settings], savedAt: date + 1), scene: "A")
+    #expect(theirs.wrote)
+    // ...so the app's unchanged state is no longer the latest: it is written again.
+    let again = try app.save(try snapshot([.item(id: 1)], savedAt: date + 2), scene: "A")
+    #expect(again.wrote && again.snapshotID > theirs.snapshotID)
+    #expect(
+      try app.history(scene: "A").map(\.id) == [
+        again.snapshotID, theirs.snapshotID, first.snapshotID,
+      ])
+    // Another connection discards the scene: the app's next save writes, in a fresh history.
+    try other.discard(scenes: ["A"])
+    let afterDiscard = try app.save(try snapshot([.item(id: 1)], savedAt: date + 3), scene: "A")
+    #expect(afterDiscard.wrote)
+    #expect(try app.history(scene: "A").map(\.id) == [afterDiscard.snapshotID])
+    // And the other connection, which wrote nothing since, sees it as the latest.
+    #expect(!(try other.save(try snapshot([.item(id: 1)], savedAt: date + 4), scene: "A").wrote))
+  }
+
+  @Test("an unchanged state is told by its bytes: NFC and NFD spellings of a route are two states")
+  func unchangedIsByteWise() throws {
+    let store = try SnapshotStore(path: directory.path())
+    func state(_ json: String, _ seconds: Double) -> SceneSnapshot {
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: date + seconds),
+        stacks: ["main": [RouteRecord(tag: "Swift.String", json: json)]])
+    }
+    let composed = try store.save(state("\"caf\u{E9}\"", 0), scene: "A")
+    #expect(!(try store.save(state("\"caf\u{E9}\"", 1), scene: "A").wrote))
+    // Equal as Swift strings, different as bytes: a new document.
+    let decomposed = try store.save(state("\"cafe\u{301}\"", 2), scene: "A")
+    #expect(decomposed.wrote && decomposed.snapshotID != composed.snapshotID)
+    // The same for a stack's name.
+    var named = state("1", 3)
+    named.stacks = ["caf\u{E9}": named.stacks["main"] ?? []]
+    #expect(try store.save(named, scene: "B").wrote)
+    named.stacks = ["cafe\u{301}": named.stacks["caf\u{E9}"] ?? []]
+    named.metadata.savedAt = date + 4
+    #expect(try store.save(named, scene: "B").wrote)
+  }
+
+  @Test("a snapshot quarantined by a restore is never the one an unchanged save coalesces with")
+  func quarantinedLatestIsNotCoalesced() throws {
+    let store = try SnapshotStore(path: directory.path())
+    // A route the restorer does not know: restoring it quarantines the snapshot.
+    let unknown = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: date),
+      stacks: ["main": [RouteRecord(tag: "Gone.Type", json: "{}", version: 1)]])
+    let first = try store.save(unknown, scene: "A")
+    #expect(store.restore(scene: "A", with: restorer).snapshotID == nil)
+    var later = unknown
+    later.metadata.savedAt = date + 60
+    let again = try store.save(later, scene: "A")
+    #expect(again.wrote && again.snapshotID != first.snapshotID)
+  }
+
+  @Test("history is trimmed only past retention + retentionSlack, then back to retention")
+  func trimmingRule() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(retention: 3, retentionSlack: 2))
+    var counts: [Int] = []
+    for index in 0..<10 {
+      try store.save(try snapshot([.item(id: index)]), scene: "A")
+      counts.append(try store.history(scene: "A").count)
+    }
+    #expect(counts == [1, 2, 3, 4, 5, 3, 4, 5, 3, 4])
+    // The newest are the ones kept.
+    let latest = try store.restore(scene: "A", with: restorer).scene.routes(Route.self)
+    #expect(latest == [.item(id: 9)])
+  }
+
+  @Test("retentionSlack 0 trims on every save; negative values are taken as 0; default is 7")
+  func slackBounds() throws {
+    #expect(StoreConfiguration().retentionSlack == 7)
+    var configuration = StoreConfiguration(retention: 2, retentionSlack: -3)
+    #expect(configuration.retentionSlack == 0)
+    configuration.retentionSlack = -1
+    #expect(configuration.retentionSlack == 0)
+    let store = try SnapshotStore(path: directory.path(), configuration: configuration)
+    for index in 0..<6 {
+      try store.save(try snapshot([.item(id: index)]), scene: "A")
+      #expect(try store.history(scene: "A").count == min(index + 1, 2))
+    }
+  }
+
+  @Test("the slack counts the history another connection wrote")
+  func slackAcrossConnections() throws {
+    let path = directory.path()
+    let configuration = StoreConfiguration(retention: 2, retentionSlack: 3)
+    let one = try SnapshotStore(path: path, configuration: configuration)
+    let two = try SnapshotStore(path: path, configuration: configuration)
+    for index in 0..<12 {
+      try (index % 3 == 0 ? two : one).save(try snapshot([.item(id: index)]), scene: "A")
+      #expect(try one.history(scene: "A").count <= 5)
+    }
+  }
+}
+
+@Suite("Snapshot store: what opening checks, and the full check on demand")
+struct IntegrityScheduleTests {
+  let directory = TemporaryDirectory()
+
+  /// A closed store with one scene holding `count` snapshots of about 1 KiB; the one in the
+  /// middle has the build string `middle-marker`.
+  func populated(_ count: Int) throws -> String {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10_000))
+    for index in 0..<count {
+      var state = try snapshot(Array(repeating: .item(id: index), count: 30))
+      if index == count / 2 { state.metadata.appBuild = "middle-marker" }
+      try store.save(state, scene: "scene")
+    }
+    return path
+  }
+
+  @Test("opening runs no quick_check by default; .onOpen runs it")
+  func openSkipsQuickCheck() throws {
+    let path = try populated(3)
+    let failing = FaultInjector.fail(.step, matching: "PRAGMA quick_check", with: .ioError)
+    let opened = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(), access: .readWrite,
+      migrations: SchemaMigration.all, faults: failing)
+    #expect(try opened.history(scene: "scene").count == 3)
+    #expect(throws: StoreError.self) {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(integrityCheck: .onOpen),
+        access: .readWrite, migrations: SchemaMigration.all, faults: failing)
+    }
+    #expect(StoreConfiguration.IntegrityCheck.randomly(oneIn: 1).runsOnOpen())
+    #expect(!StoreConfiguration.IntegrityCheck.afterErrors.runsOnOpen())
+  }
+
+  @Test("an open without quick_check still refuses another application's file and a newer schema")
+  func openStillIdentifies() throws {
+    let foreign = directory.path("foreign.sqlite")
+    #expect(rawExecute(foreign, "CREATE TABLE notes (body TEXT)") == SQLITE_OK)
+    expectStoreError(.notAWaypointStore(path: foreign)) { _ = try SnapshotStore(path: foreign) }
+    let path = try populated(1)
+    #expect(rawExecute(path, "PRAGMA user_version = 99") == SQLITE_OK)
+    #expect(
+      rawExecute(
+        path,
+        "INSERT INTO waypoint_migration (version, name, applied_at) VALUES (99, 'future', 0)")
+        == SQLITE_OK)
+    expectStoreError(
+      .newerSchema(path: path, found: 99, supported: SchemaMigration.all.count)
+    ) { _ = try SnapshotStore(path: path) }
+  }
+
+  @Test("a store shorter than its header says is moved aside at open, without reading it all")
+  func truncatedAtOpen() throws {
+    let path = try populated(40)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    try bytes.prefix(bytes.count - 4096).write(to: URL(fileURLWithPath: path))
+    let store = try SnapshotStore(path: path)
+    #expect(store.recovery != nil)
+    #expect(try store.scenes().isEmpty)
+  }
+
+  /// Overwrites the table page that holds the middle snapshot, away from the first and last rows.
+  func damageMiddlePage(_ path: String) throws {
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let marker = try #require(bytes.range(of: Data("middle-marker".utf8)))
+    let page = marker.lowerBound / 4096
+    #expect(page > 2 && page < bytes.count / 4096 - 1)
+    bytes.replaceSubrange(page * 4096..<(page + 1) * 4096, with: Data(repeating: 0xA5, count: 4096))
+    try bytes.write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test("the full check on demand finds damage that opening does not read")
+  func fullCheckFindsDamage() throws {
+    let path = try populated(60)
+    try damageMiddlePage(path)
+    let store = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(integrityCheck: .never))
+    #expect(store.recovery == nil)
+    #expect(!(try store.checkIntegrity()).isEmpty)
+    #expect(!(try store.checkIntegrity(full: true)).isEmpty)
+    let sound = try SnapshotStore(path: directory.path("sound.sqlite"))
+    try sound.save(try snapshot([.home]), scene: "A")
+    #expect(try sound.checkIntegrity(full: true) == [])
+  }
+
+  @Test("after a statement hits damage, the check confirms it and the file is moved aside")
+  func checkAfterError() throws {
+    let path = try populated(60)
+    try damageMiddlePage(path)
+    let store = try SnapshotStore(path: path)
+    #expect(store.recovery == nil)
+    #expect(throws: StoreError.self) { _ = try store.history(scene: "scene") }
+    let recovery = try #require(store.recovery)
+    #expect(recovery.movedTo.hasPrefix(path + ".corrupt-"))
+    // The next call uses the fresh store.
+    #expect(try store.history(scene: "scene").isEmpty)
+    try store.save(try snapshot([.home]), scene: "A")
+    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test("with integrityCheck .never, an error is only reported")
+  func neverChecksAfterError() throws {
+    let path = try populated(60)
+    try damageMiddlePage(path)
+    let store = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(integrityCheck: .never))
+    #expect(throws: StoreError.self) { _ = try store.history(scene: "scene") }
+    #expect(store.recovery == nil)
+    #expect(FileManager.default.fileExists(atPath: path))
+  }
+}
