@@ -9,7 +9,14 @@ enum Route: Codable, Hashable, Sendable {
   case settings
 }
 
-let registry = RouteRegistry().registering(Route.self, tag: "Bench.Route")
+/// The examples show every case, so that the manifest describes the routes' shapes and `waypoint
+/// validate` judges every payload.
+let registry = RouteRegistry().registering(
+  Route.self, tag: "Bench.Route",
+  examples: [
+    .category(name: "Shoes"), .product(id: 1, variant: "blue-42"),
+    .review(productId: 1, page: 1), .settings,
+  ])
 let restorer = Restorer(registry: registry)
 
 /// The snapshots the benchmark saves: two stacks of eleven and one routes and a selected tab, about

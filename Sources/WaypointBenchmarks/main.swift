@@ -6,6 +6,7 @@
 //   swift run -c release waypoint-bench --json     one JSON object of figures on stdout
 //   swift run -c release waypoint-bench --quick    small stores, under a minute (CI)
 //   swift run -c release waypoint-bench --navigator [N]   a SceneNavigator's navigation changes
+//   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
 import Foundation
 import Waypoint
 import WaypointSQLite
@@ -19,6 +20,13 @@ defer { try? FileManager.default.removeItem(at: directory) }
 if arguments.contains("--navigator") {
   let iterations = arguments.lazy.compactMap { Int($0) }.first ?? 2000
   try await NavigatorBenchmark.run(iterations: iterations, in: directory)
+  exit(0)
+}
+
+// `--manifest PATH`: writes the benchmark's route manifest, to run `waypoint validate` by hand.
+if let index = arguments.firstIndex(of: "--manifest"), index + 1 < arguments.count {
+  try RouteManifest(registry: registry).encoded().write(
+    to: URL(fileURLWithPath: arguments[index + 1]))
   exit(0)
 }
 
