@@ -13,7 +13,9 @@ enum WaypointTool {
 
   static func main() {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    exit(run(arguments, console: .standard))
+    let status = run(arguments, console: .standard)
+    StandardOutput.shared.flush()
+    exit(status)
   }
 
   /// Runs the tool and returns its exit status (see ``ExitCode``). Never traps on bad input.

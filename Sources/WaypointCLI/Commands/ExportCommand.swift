@@ -146,6 +146,12 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
+    // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
+    if document.count <= limit, !document.contains(0x0A), !document.contains(0x0D),
+      StrictJSONReader.isObject(document, maxDepth: limits.maxNestingDepth)
+    {
+      return .success(document)
+    }
     guard let text = String(data: document, encoding: .utf8) else {
       return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }

@@ -56,6 +56,9 @@ enum SnapshotLine {
   /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
   /// time is the document's.
   static func parse(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
+    // The lines `export` writes are read straight from their bytes; anything unusual the slow way
+    // below, which gives the same result and names the problem.
+    if let parsed = strictlyParsed(line, limits: limits) { return parsed }
     guard let text = String(data: line, encoding: .utf8) else {
       throw Problem(message: "not UTF-8 text")
     }
@@ -105,6 +108,78 @@ enum SnapshotLine {
     }
     return Parsed(
       scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))
+  }
+
+  /// The line, when it and its document are in ``/Waypoint/StrictJSONReader``'s subset and
+  /// valid; `nil` for anything else, which ``parse(_:limits:)`` then reads the slow way. The
+  /// document is read from its own bytes only when it holds no key the format does not name: the
+  /// slow way reads the document as `JSONValue` writes it back, which keeps nothing else.
+  private static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
+    typealias Unsure = StrictJSONReader.Unsure
+    return line.withUnsafeBytes { bytes -> Parsed? in
+      var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
+      var scene: String?
+      var document: Range<Int>?
+      var quarantine: Quarantine?
+      do throws(Unsure) {
+        try reader.object { reader, key throws(Unsure) in
+          switch key {
+          case "scene":
+            scene = try reader.string()
+          case "document":
+            reader.skipSpace()
+            let start = reader.index
+            try reader.skipValue()
+            document = start..<reader.index
+          case "quarantine":
+            quarantine = try strictQuarantine(&reader)
+          default:
+            try reader.skipValue()
+          }
+        }
+        reader.skipSpace()
+        guard reader.atEnd else { return nil }
+      } catch {
+        return nil
+      }
+      guard let scene, SceneID.problem(with: scene) == nil, let document,
+        bytes[document.lowerBound] == UInt8(ascii: "{"),
+        let snapshot = SceneSnapshot.strictlyRead(
+          Data(UnsafeRawBufferPointer(rebasing: bytes[document])), limits: limits,
+          unknownKeys: false),
+        snapshot.encoded().count <= limits.maxDocumentBytes
+      else { return nil }
+      return Parsed(scene: scene, snapshot: snapshot, quarantine: quarantine)
+    }
+  }
+
+  /// `null`, or a mark whose kind is known, whose detail is a string or absent and whose `since`
+  /// is a date or absent; anything else is unsure.
+  private static func strictQuarantine(_ reader: inout StrictJSONReader)
+    throws(StrictJSONReader.Unsure) -> Quarantine?
+  {
+    typealias Unsure = StrictJSONReader.Unsure
+    guard !reader.takeNull() else { return nil }
+    var kind: Quarantine.Kind?
+    var detail = ""
+    var since: Date?
+    try reader.object { reader, key throws(Unsure) in
+      switch key {
+      case "kind":
+        guard let known = Quarantine.Kind(rawValue: try reader.string()) else { throw Unsure() }
+        kind = known
+      case "detail":
+        detail = try reader.string()
+      case "since":
+        if reader.takeNull() { return }
+        guard let date = Formatting.parseDate(try reader.string()) else { throw Unsure() }
+        since = date
+      default:
+        try reader.skipValue()
+      }
+    }
+    guard let kind else { throw Unsure() }
+    return Quarantine(kind, detail: detail, since: since ?? Date())
   }
 
   private static func quarantine(_ value: JSONValue?) throws(Problem) -> Quarantine? {
