@@ -26,18 +26,29 @@ extension SceneSnapshot {
     guard data.count <= limits.maxDocumentBytes else { return nil }
     return data.withUnsafeBytes { bytes -> SceneSnapshot? in
       var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
-      var document = StrictDocument()
       do throws(StrictJSONReader.Unsure) {
-        try reader.object { reader, key throws(StrictJSONReader.Unsure) in
-          try document.read(key, from: &reader, unknownKeys: unknownKeys)
-        }
+        let snapshot = try strictlyRead(from: &reader, unknownKeys: unknownKeys)
         reader.skipSpace()
-        guard reader.atEnd else { return nil }
+        return reader.atEnd ? snapshot : nil
       } catch {
         return nil
       }
-      return document.snapshot()
     }
+  }
+
+  /// The snapshot document that `reader` stands before, read in place (a document inside a larger
+  /// JSON text, such as a line of `waypoint export`). The caller checks the document's size.
+  ///
+  /// - Throws: ``StrictJSONReader/Unsure`` for anything ``init(decoding:limits:)`` should judge.
+  package static func strictlyRead(from reader: inout StrictJSONReader, unknownKeys: Bool)
+    throws(StrictJSONReader.Unsure) -> SceneSnapshot
+  {
+    var document = StrictDocument()
+    try reader.object { reader, key throws(StrictJSONReader.Unsure) in
+      try document.read(key, from: &reader, unknownKeys: unknownKeys)
+    }
+    guard let snapshot = document.snapshot() else { throw StrictJSONReader.Unsure() }
+    return snapshot
   }
 }
 

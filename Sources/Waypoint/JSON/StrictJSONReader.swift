@@ -161,38 +161,34 @@ package struct StrictJSONReader {
     guard peek() == UInt8(ascii: "\"") else { throw Unsure() }
     index += 1
     let start = index
-    // The common case: no escapes, ASCII only.
+    // The text unescaped so far, up to `run`; empty while nothing needed unescaping.
+    var text: [UInt8] = []
+    var run = start
     while index < bytes.count {
       let byte = bytes[index]
-      if byte == UInt8(ascii: "\"") {
-        let text = String(
-          decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
         index += 1
-        return text
+        continue
       }
-      if byte == UInt8(ascii: "\\") || byte >= 0x80 || byte < 0x20 { break }
-      index += 1
-    }
-    var text: [UInt8] = Array(bytes[start..<index])
-    while index < bytes.count {
-      let byte = bytes[index]
+      let plain = UnsafeRawBufferPointer(rebasing: bytes[run..<index])
       switch byte {
       case UInt8(ascii: "\""):
         index += 1
+        if run == start { return String(decoding: plain, as: UTF8.self) }
+        text.append(contentsOf: plain)
         return String(decoding: text, as: UTF8.self)
       case UInt8(ascii: "\\"):
+        text.append(contentsOf: plain)
         index += 1
         try escape(into: &text)
       case 0..<0x20:
         throw Unsure()
-      case 0x80...:
-        let length = try utf8Sequence()
-        text.append(contentsOf: bytes[index..<index + length])
-        index += length
       default:
-        text.append(byte)
-        index += 1
+        // Valid UTF-8 is kept as it is, in the run.
+        index += try utf8Sequence()
+        continue
       }
+      run = index
     }
     throw Unsure()
   }

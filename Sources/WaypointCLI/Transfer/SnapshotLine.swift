@@ -16,6 +16,8 @@ enum SnapshotLine {
     var scene: String
     var snapshot: SceneSnapshot
     var quarantine: Quarantine?
+    /// The snapshot's document as the store writes it (`snapshot.encoded()`).
+    var document: Data
   }
 
   /// Why a line cannot be imported.
@@ -100,26 +102,26 @@ enum SnapshotLine {
     }
     // The store keeps the document as it writes it (defaults filled in), which can be longer than
     // the line's: checked here, so that the check pass names the line and nothing is created.
-    let written = snapshot.encoded().count
-    guard written <= limits.maxDocumentBytes else {
+    let written = snapshot.encoded()
+    guard written.count <= limits.maxDocumentBytes else {
       throw Problem(
         message: "document: as the store writes it, "
-          + "\(SnapshotFormatError.tooLarge(byteCount: written, limit: limits.maxDocumentBytes))")
+          + "\(SnapshotFormatError.tooLarge(byteCount: written.count, limit: limits.maxDocumentBytes))"
+      )
     }
     return Parsed(
-      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))
+      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]),
+      document: written)
   }
 
-  /// The line, when it and its document are in ``/Waypoint/StrictJSONReader``'s subset and
-  /// valid; `nil` for anything else, which ``parse(_:limits:)`` then reads the slow way. The
-  /// document is read from its own bytes only when it holds no key the format does not name: the
-  /// slow way reads the document as `JSONValue` writes it back, which keeps nothing else.
+  /// The line, when it and its document are in the strict subset of JSON that `StrictJSONReader`
+  /// reads, and valid; `nil` for anything else, which ``parse(_:limits:)`` then reads the slow way.
   private static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
     typealias Unsure = StrictJSONReader.Unsure
     return line.withUnsafeBytes { bytes -> Parsed? in
       var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
       var scene: String?
-      var document: Range<Int>?
+      var snapshot: SceneSnapshot?
       var quarantine: Quarantine?
       do throws(Unsure) {
         try reader.object { reader, key throws(Unsure) in
@@ -127,10 +129,13 @@ enum SnapshotLine {
           case "scene":
             scene = try reader.string()
           case "document":
+            // Read in place. The slow way reads the document as JSONValue writes it back: the
+            // same snapshot when the document holds no key the format does not name.
             reader.skipSpace()
             let start = reader.index
-            try reader.skipValue()
-            document = start..<reader.index
+            let read = try SceneSnapshot.strictlyRead(from: &reader, unknownKeys: false)
+            guard reader.index - start <= limits.maxDocumentBytes else { throw Unsure() }
+            snapshot = read
           case "quarantine":
             quarantine = try strictQuarantine(&reader)
           default:
@@ -142,14 +147,10 @@ enum SnapshotLine {
       } catch {
         return nil
       }
-      guard let scene, SceneID.problem(with: scene) == nil, let document,
-        bytes[document.lowerBound] == UInt8(ascii: "{"),
-        let snapshot = SceneSnapshot.strictlyRead(
-          Data(UnsafeRawBufferPointer(rebasing: bytes[document])), limits: limits,
-          unknownKeys: false),
-        snapshot.encoded().count <= limits.maxDocumentBytes
-      else { return nil }
-      return Parsed(scene: scene, snapshot: snapshot, quarantine: quarantine)
+      guard let scene, SceneID.problem(with: scene) == nil, let snapshot else { return nil }
+      let written = snapshot.encoded()
+      guard written.count <= limits.maxDocumentBytes else { return nil }
+      return Parsed(scene: scene, snapshot: snapshot, quarantine: quarantine, document: written)
     }
   }
 
