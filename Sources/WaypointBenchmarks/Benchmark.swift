@@ -398,7 +398,10 @@ struct Results {
     ]
     // JSON has no NaN: a figure that was not measured is null.
     let body = members.map { name, value in
-      "\"\(name)\":" + (value.isFinite ? String(format: "%.4g", value) : "null")
+      "\"\(name)\":"
+        + (!value.isFinite
+          ? "null"
+          : abs(value) >= 1000 ? String(format: "%.0f", value) : String(format: "%.4g", value))
     }
     return "{" + body.joined(separator: ",") + "}"
   }

@@ -147,7 +147,10 @@ enum ExportCommand: WaypointCommand {
       return .failure(SnapshotLine.Problem(message: error.description))
     }
     // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
-    if document.count <= limit, !document.contains(0x0A), !document.contains(0x0D),
+    let oneLine = document.withUnsafeBytes { bytes in
+      !bytes.contains { $0 == 0x0A || $0 == 0x0D }
+    }
+    if document.count <= limit, oneLine,
       StrictJSONReader.isObject(document, maxDepth: limits.maxNestingDepth)
     {
       return .success(document)
@@ -161,7 +164,7 @@ enum ExportCommand: WaypointCommand {
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if document.contains(0x0A) || document.contains(0x0D) {
+    if !oneLine {
       return .success(Data(value.jsonText.utf8))
     }
     return .success(document)
