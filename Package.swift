@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "WaypointTesting", targets: ["WaypointTesting"]),
     .library(name: "WaypointNavigation", targets: ["WaypointNavigation"]),
     .executable(name: "waypoint", targets: ["WaypointCLI"]),
+    // The benchmark of issue #10: `swift run -c release waypoint-bench [--json] [--quick]`.
+    .executable(name: "waypoint-bench", targets: ["WaypointBenchmarks"]),
   ],
   targets: [
     // On Apple platforms the SDK's `SQLite3` module is used instead (see `#if canImport(SQLite3)`).

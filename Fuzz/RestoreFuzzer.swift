@@ -47,6 +47,13 @@ func fuzzRestore(_ data: Data) {
     _ = restorer.restore(navigationPath: data)
     _ = manifest.predict(encoded: data, policy: policy)
   }
+  // Restores read documents the strict way first: whatever it takes, JSONDecoder reads the same.
+  if let strict = SceneSnapshot.strictlyRead(data, limits: .default, unknownKeys: true) {
+    guard let decoded = try? SceneSnapshot(decoding: data) else {
+      fatalError("the strict reader took a document that JSONDecoder refuses")
+    }
+    if decoded != strict { fatalError("the strict reader and JSONDecoder read different snapshots") }
+  }
   if let decoded = try? RouteManifest(decoding: data) {
     // `waypoint manifest diff` compares hostile manifests on either side.
     _ = ManifestDiff(committed: decoded, current: manifest, release: "fuzz").findings()

@@ -33,12 +33,20 @@ struct Console: Sendable {
   /// Writes a line to stderr.
   func err(_ line: String) { writeErr(Data((line + "\n").utf8)) }
 
-  /// The process's own stdin, stdout, stderr and environment.
+  /// The process's own stdin, stdout, stderr and environment. Stdout is buffered when it is not a
+  /// terminal (a command that writes a line per scene of a big store would otherwise make a system
+  /// call per line); the buffer is written out before anything goes to stderr or is read from
+  /// stdin, and by ``flush()`` before the process exits.
   static var standard: Console {
-    Console(
-      writeOut: { try? FileHandle.standardOutput.write(contentsOf: $0) },
-      writeErr: { try? FileHandle.standardError.write(contentsOf: $0) },
+    let buffer = StandardOutput.shared
+    return Console(
+      writeOut: { buffer.write($0) },
+      writeErr: { data in
+        buffer.flush()
+        try? FileHandle.standardError.write(contentsOf: data)
+      },
       readIn: { limit in
+        buffer.flush()
         var data = Data()
         while data.count <= limit,
           let chunk = try FileHandle.standardInput.read(upToCount: 64 << 10), !chunk.isEmpty
@@ -47,9 +55,47 @@ struct Console: Sendable {
         }
         return data.prefix(limit + 1)
       },
-      readInChunk: { count in try FileHandle.standardInput.read(upToCount: count) ?? Data() },
+      readInChunk: { count in
+        buffer.flush()
+        return try FileHandle.standardInput.read(upToCount: count) ?? Data()
+      },
       outIsTerminal: isatty(STDOUT_FILENO) == 1,
       errIsTerminal: isatty(STDERR_FILENO) == 1,
       environment: ProcessInfo.processInfo.environment)
+  }
+}
+
+/// The process's stdout, written through a buffer of 64 KiB when it is not a terminal.
+final class StandardOutput: @unchecked Sendable {
+  static let shared = StandardOutput(buffered: isatty(STDOUT_FILENO) != 1)
+
+  private let lock = NSLock()
+  private let buffered: Bool
+  private var pending = Data()
+
+  init(buffered: Bool) { self.buffered = buffered }
+
+  func write(_ data: Data) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard buffered else {
+      try? FileHandle.standardOutput.write(contentsOf: data)
+      return
+    }
+    pending.append(data)
+    if pending.count >= 64 << 10 { writePending() }
+  }
+
+  /// Writes out what the buffer holds.
+  func flush() {
+    lock.lock()
+    defer { lock.unlock() }
+    writePending()
+  }
+
+  private func writePending() {
+    guard !pending.isEmpty else { return }
+    try? FileHandle.standardOutput.write(contentsOf: pending)
+    pending.removeAll(keepingCapacity: true)
   }
 }

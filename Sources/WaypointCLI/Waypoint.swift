@@ -13,7 +13,9 @@ enum WaypointTool {
 
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())
-    exit(await run(arguments, console: .standard))
+    let status = await run(arguments, console: .standard)
+    StandardOutput.shared.flush()
+    exit(status)
   }
 
   /// Runs the tool and returns its exit status (see ``ExitCode``). Never traps on bad input.

@@ -11,7 +11,7 @@ extension RouteManifest {
   {
     do {
       return predict(
-        try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
+        try SceneSnapshot(reading: data, limits: limits), policy: policy, limits: limits)
     } catch {
       return Self.unreadable(error)
     }

@@ -44,7 +44,7 @@ public struct Restorer: Sendable {
   /// ``DropReason/newerFormat(found:supported:)``.
   public func restore(encoded data: Data) -> RestoredScene {
     do {
-      return restore(try SceneSnapshot(decoding: data, limits: limits))
+      return restore(try SceneSnapshot(reading: data, limits: limits))
     } catch {
       return .root(Self.unreadable(error))
     }

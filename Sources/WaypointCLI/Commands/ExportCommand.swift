@@ -146,6 +146,15 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
+    // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
+    let oneLine = document.withUnsafeBytes { bytes in
+      !bytes.contains { $0 == 0x0A || $0 == 0x0D }
+    }
+    if document.count <= limit, oneLine,
+      StrictJSONReader.isObject(document, maxDepth: limits.maxNestingDepth)
+    {
+      return .success(document)
+    }
     guard let text = String(data: document, encoding: .utf8) else {
       return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
@@ -155,7 +164,7 @@ enum ExportCommand: WaypointCommand {
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if document.contains(0x0A) || document.contains(0x0D) {
+    if !oneLine {
       return .success(Data(value.jsonText.utf8))
     }
     return .success(document)

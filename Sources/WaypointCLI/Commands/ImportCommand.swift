@@ -84,7 +84,8 @@ enum ImportCommand: WaypointCommand {
             _, parsed in
             do throws(StoreError) {
               let id = try importer.insert(
-                parsed.snapshot, scene: parsed.scene, quarantine: parsed.quarantine)
+                parsed.snapshot, document: parsed.document, scene: parsed.scene,
+                quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
               scenes.insert(SceneID.key(parsed.scene))

@@ -59,7 +59,7 @@ struct ScenePrediction {
     }
     let prediction: RestorePrediction
     do {
-      let decoded = try SceneSnapshot(decoding: document, limits: limits)
+      let decoded = try SceneSnapshot(reading: document, limits: limits)
       self.decoded = decoded
       prediction = manifest.predict(decoded, policy: policy, limits: limits)
     } catch {

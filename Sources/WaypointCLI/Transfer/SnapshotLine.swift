@@ -16,6 +16,8 @@ enum SnapshotLine {
     var scene: String
     var snapshot: SceneSnapshot
     var quarantine: Quarantine?
+    /// The snapshot's document as the store writes it (`snapshot.encoded()`).
+    var document: Data
   }
 
   /// Why a line cannot be imported.
@@ -56,6 +58,9 @@ enum SnapshotLine {
   /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
   /// time is the document's.
   static func parse(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
+    // The lines `export` writes are read straight from their bytes; anything unusual the slow way
+    // below, which gives the same result and names the problem.
+    if let parsed = strictlyParsed(line, limits: limits) { return parsed }
     guard let text = String(data: line, encoding: .utf8) else {
       throw Problem(message: "not UTF-8 text")
     }
@@ -97,14 +102,85 @@ enum SnapshotLine {
     }
     // The store keeps the document as it writes it (defaults filled in), which can be longer than
     // the line's: checked here, so that the check pass names the line and nothing is created.
-    let written = snapshot.encoded().count
-    guard written <= limits.maxDocumentBytes else {
+    let written = snapshot.encoded()
+    guard written.count <= limits.maxDocumentBytes else {
       throw Problem(
         message: "document: as the store writes it, "
-          + "\(SnapshotFormatError.tooLarge(byteCount: written, limit: limits.maxDocumentBytes))")
+          + "\(SnapshotFormatError.tooLarge(byteCount: written.count, limit: limits.maxDocumentBytes))"
+      )
     }
     return Parsed(
-      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]))
+      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]),
+      document: written)
+  }
+
+  /// The line, when it and its document are in the strict subset of JSON that `StrictJSONReader`
+  /// reads, and valid; `nil` for anything else, which ``parse(_:limits:)`` then reads the slow way.
+  private static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
+    typealias Unsure = StrictJSONReader.Unsure
+    return line.withUnsafeBytes { bytes -> Parsed? in
+      var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
+      var scene: String?
+      var snapshot: SceneSnapshot?
+      var quarantine: Quarantine?
+      do throws(Unsure) {
+        try reader.object { reader, key throws(Unsure) in
+          switch key {
+          case "scene":
+            scene = try reader.string()
+          case "document":
+            // Read in place. The slow way reads the document as JSONValue writes it back: the
+            // same snapshot when the document holds no key the format does not name.
+            reader.skipSpace()
+            let start = reader.index
+            let read = try SceneSnapshot.strictlyRead(from: &reader, unknownKeys: false)
+            guard reader.index - start <= limits.maxDocumentBytes else { throw Unsure() }
+            snapshot = read
+          case "quarantine":
+            quarantine = try strictQuarantine(&reader)
+          default:
+            try reader.skipValue()
+          }
+        }
+        reader.skipSpace()
+        guard reader.atEnd else { return nil }
+      } catch {
+        return nil
+      }
+      guard let scene, SceneID.problem(with: scene) == nil, let snapshot else { return nil }
+      let written = snapshot.encoded()
+      guard written.count <= limits.maxDocumentBytes else { return nil }
+      return Parsed(scene: scene, snapshot: snapshot, quarantine: quarantine, document: written)
+    }
+  }
+
+  /// `null`, or a mark whose kind is known, whose detail is a string or absent and whose `since`
+  /// is a date or absent; anything else is unsure.
+  private static func strictQuarantine(_ reader: inout StrictJSONReader)
+    throws(StrictJSONReader.Unsure) -> Quarantine?
+  {
+    typealias Unsure = StrictJSONReader.Unsure
+    guard !reader.takeNull() else { return nil }
+    var kind: Quarantine.Kind?
+    var detail = ""
+    var since: Date?
+    try reader.object { reader, key throws(Unsure) in
+      switch key {
+      case "kind":
+        guard let known = Quarantine.Kind(rawValue: try reader.string()) else { throw Unsure() }
+        kind = known
+      case "detail":
+        detail = try reader.string()
+      case "since":
+        if reader.takeNull() { return }
+        guard let date = Formatting.parseDate(try reader.string()) else { throw Unsure() }
+        since = date
+      default:
+        try reader.skipValue()
+      }
+    }
+    guard let kind else { throw Unsure() }
+    return Quarantine(kind, detail: detail, since: since ?? Date())
   }
 
   private static func quarantine(_ value: JSONValue?) throws(Problem) -> Quarantine? {

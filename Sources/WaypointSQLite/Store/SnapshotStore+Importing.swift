@@ -32,6 +32,30 @@ package struct SnapshotImporter {
     throws(StoreError) -> Int64
   {
     let document = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
+    return try insert(snapshot, checkedDocument: document, scene: scene, quarantine: quarantine)
+  }
+
+  /// Inserts `snapshot` as ``insert(_:scene:quarantine:)`` does, with its document already written:
+  /// `document` must be `snapshot.encoded()` of a snapshot that passed
+  /// ``/Waypoint/SceneSnapshot/check()`` (a tool that checked every snapshot before the store was
+  /// opened need not encode it twice).
+  ///
+  /// - Throws: as ``insert(_:scene:quarantine:)``.
+  @discardableResult
+  package func insert(
+    _ snapshot: SceneSnapshot, document: Data, scene: String, quarantine: Quarantine? = nil
+  ) throws(StoreError) -> Int64 {
+    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
+    guard document.count <= limits.maxDocumentBytes else {
+      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
+    }
+    return try insert(snapshot, checkedDocument: document, scene: scene, quarantine: quarantine)
+  }
+
+  private func insert(
+    _ snapshot: SceneSnapshot, checkedDocument document: Data, scene: String,
+    quarantine: Quarantine?
+  ) throws(StoreError) -> Int64 {
     do {
       try database.run(
         """

@@ -35,13 +35,19 @@ extension SnapshotStore {
   package func forEachLatestSnapshot(
     after scene: String? = nil, limit: Int = .max, _ body: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
+    // One pass over the index on (scene_id, id), which GROUP BY reads in order, taking each
+    // scene's last entry, then each row by its id: not a lookup of the scene's latest id for every
+    // row of the table. CROSS JOIN keeps that pass the outer loop, so the rows come out in its
+    // order, by scene id, without sorting them (an ORDER BY here would sort the documents too).
     try stream(
       """
       SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
-      FROM snapshot s\(marks.join)
-      WHERE s.id = (SELECT max(id) FROM snapshot WHERE scene_id = s.scene_id)
-        AND (?2 IS NULL OR s.scene_id > ?2)
-      ORDER BY s.scene_id LIMIT ?3
+      FROM (
+        SELECT scene_id, max(id) AS id FROM snapshot
+        WHERE ?2 IS NULL OR scene_id > ?2
+        GROUP BY scene_id ORDER BY scene_id LIMIT ?3
+      ) latest
+      CROSS JOIN snapshot s ON s.id = latest.id\(marks.join)
       """, [.text(scene), .integer(Int64(max(0, limit)))], body)
   }
 

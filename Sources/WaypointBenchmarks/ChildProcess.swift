@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A run of another program: its wall time, its own peak resident memory (from `wait4`, which
+/// reports the child alone) and its exit status.
+struct ChildRun {
+  var seconds: Double
+  var peakRSSBytes: Int
+  var status: Int32
+  var standardError: String
+}
+
+/// Runs `executable` with `arguments`, stdout to `/dev/null`, and waits for it.
+func runChild(_ executable: String, _ arguments: [String]) throws -> ChildRun {
+  let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "waypoint-bench-stderr-\(UUID().uuidString)"
+  ).path
+  defer { try? FileManager.default.removeItem(atPath: errorPath) }
+  #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?
+  #else
+    var actions = posix_spawn_file_actions_t()
+  #endif
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let environment =
+    ProcessInfo.processInfo.environment.filter { $0.key != "WAYPOINT_DB" }
+    .map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer { for pointer in environment { free(pointer) } }
+  var pid = pid_t()
+  let clock = ContinuousClock()
+  let start = clock.now
+  let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environment)
+  guard spawned == 0 else { throw BenchError("cannot run \(executable): error \(spawned)") }
+  var status: Int32 = 0
+  var usage = rusage()
+  while wait4(pid, &status, 0, &usage) < 0 {
+    guard errno == EINTR else { throw BenchError("wait4 failed: \(errno)") }
+  }
+  let elapsed = clock.now - start
+  #if canImport(Darwin)
+    let peak = Int(usage.ru_maxrss)  // bytes
+  #else
+    let peak = Int(usage.ru_maxrss) * 1024  // kilobytes
+  #endif
+  let exited = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  let standardError = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+  return ChildRun(
+    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+    peakRSSBytes: peak, status: exited, standardError: standardError)
+}
+
+/// The `waypoint` executable built beside this one (`swift build` puts every product of a
+/// configuration in one folder), or `nil`.
+func waypointExecutable() -> String? {
+  let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+  let candidates = [
+    Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("waypoint"),
+    own.deletingLastPathComponent().appendingPathComponent("waypoint"),
+  ].compactMap { $0?.path }
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+}

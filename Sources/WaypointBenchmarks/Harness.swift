@@ -1,0 +1,71 @@
+import Foundation
+
+/// Timings in microseconds.
+struct Samples {
+  var values: [Double] = []
+
+  var min: Double { values.min() ?? .nan }
+  var mean: Double { values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count) }
+  var median: Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    return sorted.count.isMultiple(of: 2)
+      ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2 : sorted[sorted.count / 2]
+  }
+
+  /// The median of the per-round ratios `self[r] / baseline[r]`.
+  func medianRatio(to baseline: Samples) -> Double {
+    Samples(values: zip(values, baseline.values).map { $0 / $1 }).median
+  }
+}
+
+/// The microseconds `body` takes.
+func timed(_ body: () throws -> Void) rethrows -> Double {
+  let clock = ContinuousClock()
+  let start = clock.now
+  try body()
+  let elapsed = clock.now - start
+  return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+}
+
+/// The median of `count` timings of `body`, in microseconds (the navigator benchmark).
+func median(_ count: Int, _ body: (Int) throws -> Void) rethrows -> Double {
+  var samples = Samples()
+  for index in 0..<count { samples.values.append(try timed { try body(index) }) }
+  return samples.median
+}
+
+/// Runs contenders interleaved: every round runs each contender once, in an order shuffled by a
+/// seeded generator, so that a slow phase of the machine (another process, a checkpoint, the CPU's
+/// clock) falls on all of them alike, and the per-round ratios compare operations that ran within
+/// the same fraction of a millisecond.
+struct Interleaving {
+  /// One operation: `run(round)` does it once and returns the microseconds it took, timing only the
+  /// operation itself (preparing its input and reading counters stay outside).
+  struct Contender {
+    var name: String
+    var run: (Int) throws -> Double
+  }
+
+  var contenders: [Contender]
+  var samples: [String: Samples] = [:]
+
+  init(_ contenders: [Contender]) { self.contenders = contenders }
+
+  /// Runs `rounds` rounds; the first `warmUp` are not recorded.
+  mutating func run(rounds: Int, warmUp: Int, seed: UInt64) throws {
+    var generator = SeededGenerator(seed: seed)
+    var order = Array(contenders.indices)
+    for round in 0..<(warmUp + rounds) {
+      order.shuffle(using: &generator)
+      for index in order {
+        let elapsed = try contenders[index].run(round)
+        if round >= warmUp {
+          samples[contenders[index].name, default: Samples()].values.append(elapsed)
+        }
+      }
+    }
+  }
+
+  subscript(name: String) -> Samples { samples[name] ?? Samples() }
+}
