@@ -52,7 +52,9 @@ func fuzzRestore(_ data: Data) {
     guard let decoded = try? SceneSnapshot(decoding: data) else {
       fatalError("the strict reader took a document that JSONDecoder refuses")
     }
-    if decoded != strict { fatalError("the strict reader and JSONDecoder read different snapshots") }
+    if decoded != strict {
+      fatalError("the strict reader and JSONDecoder read different snapshots")
+    }
   }
   if let decoded = try? RouteManifest(decoding: data) {
     // `waypoint manifest diff` compares hostile manifests on either side.
