@@ -115,6 +115,32 @@ struct SaveRulesTests {
     #expect(again.wrote && again.snapshotID != first.snapshotID)
   }
 
+  @Test(
+    "a restore's bookkeeping forgets its own scene only: another scene's unchanged save needs no lock"
+  )
+  func restoreForgetsOneScene() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(busyTimeout: .milliseconds(50)))
+    _ = try store.save(try snapshot([.home, .item(id: 1)], savedAt: date), scene: "A")
+    _ = try store.save(try snapshot([.home, .item(id: 2)], savedAt: date), scene: "B")
+    #expect(store.restore(scene: "A", with: restorer).snapshotID != nil)
+    // Another connection holds the write lock: a save that needs a transaction cannot have one.
+    var locker: OpaquePointer?
+    #expect(sqlite3_open_v2(store.path, &locker, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+    defer { sqlite3_close_v2(locker) }
+    #expect(sqlite3_exec(locker, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+    let unchangedB = try store.save(
+      try snapshot([.home, .item(id: 2)], savedAt: date + 60), scene: "B")
+    #expect(!unchangedB.wrote)
+    // Scene A's entry went with its restore: its save must look in the file, under the lock.
+    #expect(throws: StoreError.self) {
+      try store.save(try snapshot([.home, .item(id: 1)], savedAt: date + 60), scene: "A")
+    }
+    #expect(sqlite3_exec(locker, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+    #expect(
+      !(try store.save(try snapshot([.home, .item(id: 1)], savedAt: date + 60), scene: "A")).wrote)
+  }
+
   @Test("history is trimmed only past retention + retentionSlack, then back to retention")
   func trimmingRule() throws {
     let store = try SnapshotStore(

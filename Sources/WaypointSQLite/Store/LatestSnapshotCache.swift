@@ -7,7 +7,8 @@ import Waypoint
 /// Valid only while no other connection has committed to the file: every use checks the
 /// connection's `PRAGMA data_version` first (``validate(dataVersion:)``), which changes with any
 /// commit of another connection, in this process or another, and the store drops the whole cache
-/// before any write of its own that is not a save (a restore's bookkeeping, a prune, an import),
+/// before any write of its own that is not a save (a prune, an import), or the one scene a restore's
+/// bookkeeping touches,
 /// and when a save's transaction fails. Used under the store's lock only.
 final class LatestSnapshotCache {
   /// A scene's latest snapshot.
@@ -46,6 +47,11 @@ final class LatestSnapshotCache {
   func invalidate() {
     entries.removeAll(keepingCapacity: true)
     dataVersion = nil
+  }
+
+  /// Forgets one scene (a write of this connection that changed that scene's rows alone).
+  func forget(_ scene: [UInt8]) {
+    entries[scene] = nil
   }
 
   subscript(scene: [UInt8]) -> Entry? {

@@ -59,7 +59,8 @@ extension SnapshotStore {
           reason: .crashLoop(unconfirmedRestores: candidate.unconfirmed))
         if candidate.quarantine != .crashLoop {
           restoration.recorded =
-            record(candidate.id, .quarantine(.crashLoop, detail: item.reason.description))
+            record(
+              candidate.id, of: scene, .quarantine(.crashLoop, detail: item.reason.description))
             && restoration.recorded
         }
         restoration.skipped.append((candidate.id, RestoreReport(outcome: .root, dropped: [item])))
@@ -72,7 +73,8 @@ extension SnapshotStore {
           read = counted.read
         } else {
           read = try countAndRead(
-            candidate.id, limit: restorer.limits.maxDocumentBytes, threshold: rule.threshold)
+            candidate.id, of: scene, limit: restorer.limits.maxDocumentBytes,
+            threshold: rule.threshold)
         }
         switch read {
         case .document(let data, let counted):
@@ -101,7 +103,7 @@ extension SnapshotStore {
             ?? restored.report.dropped.first
           restoration.recorded =
             record(
-              candidate.id,
+              candidate.id, of: scene,
               .quarantine(.unrestorable, detail: cause?.description ?? "nothing restored"))
             && restoration.recorded
         }
@@ -111,7 +113,7 @@ extension SnapshotStore {
       }
       if candidate.quarantine != nil {
         // This build restores what an earlier one could not: the snapshot is no longer aside.
-        restoration.recorded = record(candidate.id, .release) && restoration.recorded
+        restoration.recorded = record(candidate.id, of: scene, .release) && restoration.recorded
       }
       restoration.scene = restored
       restoration.snapshotID = candidate.id
@@ -127,7 +129,7 @@ extension SnapshotStore {
   ///
   /// - Throws: ``StoreError`` when the store cannot be written.
   public func confirmRestore(scene: String) throws(StoreError) {
-    try write { db throws(SQLiteError) in
+    try write(scene: scene) { db throws(SQLiteError) in
       try db.run(
         """
         UPDATE snapshot_mark SET unconfirmed_restores = 0
@@ -180,11 +182,13 @@ extension SnapshotStore {
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
   /// the document alone (``readChecked(_:_:limit:countingAgainst:)``).
-  private func countAndRead(_ id: Int64, limit: Int, threshold: Int) throws(StoreError) -> Read {
+  private func countAndRead(_ id: Int64, of scene: String, limit: Int, threshold: Int)
+    throws(StoreError) -> Read
+  {
     if access == .readWrite {
       let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
       if let read = try? write(
-        busyTimeout: timeout,
+        busyTimeout: timeout, scene: scene,
         { db throws(SQLiteError) in
           try Self.readChecked(id, db, limit: limit, countingAgainst: threshold)
         })
@@ -206,7 +210,7 @@ extension SnapshotStore {
   ) -> ([Candidate], (id: Int64, read: Read)?)? {
     guard access == .readWrite else { return nil }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-    return try? write(busyTimeout: timeout) {
+    return try? write(busyTimeout: timeout, scene: scene) {
       db throws(SQLiteError) -> ([Candidate], (id: Int64, read: Read)?) in
       try Self.listAndReadFirst(scene, marks, rule, limits, db, counting: true)
     }
@@ -271,12 +275,12 @@ extension SnapshotStore {
   /// Writes one bookkeeping change in a short transaction. A launch must not wait long for it: when
   /// another process holds the lock past ``bookkeepingTimeout``, or the store cannot be written,
   /// nothing is written and `false` is returned.
-  private func record(_ id: Int64, _ action: Bookkeeping) -> Bool {
+  private func record(_ id: Int64, of scene: String, _ action: Bookkeeping) -> Bool {
     guard access == .readWrite else { return false }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
     let threshold = configuration.crashLoopRule.threshold
     do {
-      try write(busyTimeout: timeout) { db throws(SQLiteError) in
+      try write(busyTimeout: timeout, scene: scene) { db throws(SQLiteError) in
         switch action {
         case .quarantine(let kind, let detail):
           let values: [SQLValue] = [

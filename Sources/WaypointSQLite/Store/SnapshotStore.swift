@@ -345,17 +345,26 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), waiting for the lock at most
   /// `busyTimeout` (by default the configured one).
+  ///
+  /// - Parameter scene: The one scene `body` changes, when it changes one scene's rows only (a
+  ///   restore's bookkeeping): the saves' cache forgets that scene alone, and the other scenes'
+  ///   saves stay answered from it. `nil`: the whole cache is emptied.
   @discardableResult
-  func write<T>(busyTimeout: Duration? = nil, _ body: (Database) throws(SQLiteError) -> T)
-    throws(StoreError) -> T
-  {
+  func write<T>(
+    busyTimeout: Duration? = nil, scene: String? = nil,
+    _ body: (Database) throws(SQLiteError) -> T
+  ) throws(StoreError) -> T {
     guard access == .readWrite else {
       throw .readOnly(path: path, detail: "the store was opened read-only")
     }
     try reopenIfMoved()
     return try withDatabase { db throws(SQLiteError) in
       // A write that is not a save may change what the saves know (a mark, a deletion).
-      latestSnapshots.invalidate()
+      if let scene {
+        latestSnapshots.forget(Array(scene.utf8))
+      } else {
+        latestSnapshots.invalidate()
+      }
       guard let busyTimeout else {
         return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
       }
