@@ -6,8 +6,12 @@ extension SceneSnapshot {
   /// (``StrictJSONReader``); anything else goes through ``init(decoding:limits:)``. For tools that
   /// read every document of a store.
   ///
-  /// - Parameter unknownKeys: Whether a document with keys the format does not name may be read
-  ///   the fast way (they are ignored, as `JSONDecoder` ignores them); `false` sends it the slow way.
+  /// - Parameters:
+  ///   - data: The document's bytes.
+  ///   - limits: The limits ``init(decoding:limits:)`` applies.
+  ///   - unknownKeys: Whether a document with keys the format does not name may be read the fast
+  ///     way (they are ignored, as `JSONDecoder` ignores them); `false` sends it the slow way.
+  /// - Throws: ``SnapshotFormatError``, as ``init(decoding:limits:)`` throws it.
   package init(reading data: Data, limits: InputLimits = .default, unknownKeys: Bool = true)
     throws(SnapshotFormatError)
   {

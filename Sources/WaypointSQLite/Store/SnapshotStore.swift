@@ -346,9 +346,12 @@ public final class SnapshotStore: @unchecked Sendable {
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), waiting for the lock at most
   /// `busyTimeout` (by default the configured one).
   ///
-  /// - Parameter scene: The one scene `body` changes, when it changes one scene's rows only (a
-  ///   restore's bookkeeping): the saves' cache forgets that scene alone, and the other scenes'
-  ///   saves stay answered from it. `nil`: the whole cache is emptied.
+  /// - Parameters:
+  ///   - busyTimeout: The longest to wait for the lock; `nil`: the configured busy timeout.
+  ///   - scene: The one scene `body` changes, when it changes one scene's rows only (a restore's
+  ///     bookkeeping): the saves' cache forgets that scene alone, and the other scenes' saves stay
+  ///     answered from it. `nil`: the whole cache is emptied.
+  ///   - body: The transaction's work.
   @discardableResult
   func write<T>(
     busyTimeout: Duration? = nil, scene: String? = nil,
