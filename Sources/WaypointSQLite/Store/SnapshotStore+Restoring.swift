@@ -171,7 +171,7 @@ extension SnapshotStore {
       scene: .root(RestoreReport(outcome: .root, dropped: [item])), recorded: false)
   }
 
-  /// What ``countAndRead(_:limit:)`` found.
+  /// What ``countAndRead(_:of:limit:threshold:)`` found.
   private enum Read {
     /// The document, and whether the restore was counted.
     case document(Data, counted: Bool)
@@ -202,7 +202,7 @@ extension SnapshotStore {
   }
 
   /// For a store that may write: in one short write transaction (waiting as
-  /// ``countAndRead(_:limit:threshold:)`` does), lists the scene's candidates and, unless the
+  /// ``countAndRead(_:of:limit:threshold:)`` does), lists the scene's candidates and, unless the
   /// latest is already a crash loop, counts a restore of it and reads its document. `nil` when
   /// the store cannot be written at the moment: the caller lists and reads without recording.
   private func listAndCountFirst(

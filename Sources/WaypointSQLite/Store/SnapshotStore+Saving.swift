@@ -97,7 +97,7 @@ extension SnapshotStore {
           cache[key] = latest
           return decided
         }
-        let id = try Self.insert(snapshot, document, scene: scene, savedAt: snapshot.metadata, db)
+        let id = try Self.insert(document, metadata: snapshot.metadata, scene: scene, db)
         var count = (latest?.count ?? 0) + 1
         // Trimmed only past the slack, then back to the retention: a DELETE on every save
         // rewrote an old page, the index and the freelist each time.
@@ -164,10 +164,9 @@ extension SnapshotStore {
     return found
   }
 
-  /// Inserts the snapshot's row and returns its id.
+  /// Inserts the row of a snapshot whose document and metadata are given, and returns its id.
   private static func insert(
-    _ snapshot: SceneSnapshot, _ document: Data, scene: String, savedAt metadata: SnapshotMetadata,
-    _ db: Database
+    _ document: Data, metadata: SnapshotMetadata, scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
     try db.run(
       """
