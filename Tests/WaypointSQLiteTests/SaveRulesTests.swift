@@ -141,6 +141,17 @@ struct SaveRulesTests {
       !(try store.save(try snapshot([.home, .item(id: 1)], savedAt: date + 60), scene: "A")).wrote)
   }
 
+  @Test("the largest retention and slack an app can set keep everything and never overflow")
+  func extremeRetentionAndSlack() throws {
+    let store = try SnapshotStore(
+      path: directory.path(),
+      configuration: StoreConfiguration(retention: .max, retentionSlack: .max))
+    for index in 1...3 {
+      #expect(try store.save(try snapshot([.item(id: index)], savedAt: date), scene: "A").wrote)
+    }
+    #expect(try store.history(scene: "A").count == 3)
+  }
+
   @Test("history is trimmed only past retention + retentionSlack, then back to retention")
   func trimmingRule() throws {
     let store = try SnapshotStore(

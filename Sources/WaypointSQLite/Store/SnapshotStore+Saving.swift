@@ -101,7 +101,7 @@ extension SnapshotStore {
         var count = (latest?.count ?? 0) + 1
         // Trimmed only past the slack, then back to the retention: a DELETE on every save
         // rewrote an old page, the index and the freelist each time.
-        if trimsHistory && count > retention + slack {
+        if trimsHistory && count - retention > slack {
           count -= try Self.trim(scene, to: retention, db)
         }
         latest = LatestSnapshotCache.Entry(
