@@ -65,6 +65,10 @@ struct StrictReadingTests {
     #"{"format":2,\#(saved)}"#,
     #"{"format":0,\#(saved)}"#,
     #"{"format":-1,\#(saved)}"#,
+    // Integers of 18, 19 and 20 digits: read whole, past Int.max, far past it (never a trap).
+    #"{"format":1,"routeSchemaVersion":999999999999999999,\#(saved)}"#,
+    #"{"format":9999999999999999999,\#(saved)}"#,
+    #"{"format":1,\#(saved),"stacks":{"a":[{"tag":"t","json":"1","version":-99999999999999999999}]}}"#,
     #"{"format":1,"routeSchemaVersion":0,\#(saved)}"#,
     #"{"format":1,\#(saved),"stacks":{"a":[{"tag":"t","json":"1","version":0}]}}"#,
     #"{"format":1,\#(saved),"stacks":{"a":[{"tag":"t","json":"\ud800"}]}}"#,

@@ -116,9 +116,10 @@ package struct StrictJSONReader {
     let start = index
     var value = 0
     while let byte = peek(), byte >= 0x30, byte <= 0x39 {
+      // Checked before the digit is added: 18 digits stay below Int.max, a 19th could pass it.
+      guard index - start < 18 else { throw Unsure() }
       value = value * 10 + Int(byte - 0x30)
       index += 1
-      guard index - start <= 18 else { throw Unsure() }
     }
     let count = index - start
     guard count > 0, count == 1 || bytes[start] != 0x30 else { throw Unsure() }
