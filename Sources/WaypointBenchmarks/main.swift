@@ -7,6 +7,8 @@
 //   swift run -c release waypoint-bench --quick    small stores, under a minute (CI)
 //   swift run -c release waypoint-bench --navigator [N]   a SceneNavigator's navigation changes
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
+//   swift run -c release waypoint-bench --profile save|raw-insert|unchanged|restore|encode [N]   one
+//     operation in a loop, for perf or callgrind
 import Foundation
 import Waypoint
 import WaypointSQLite
@@ -20,6 +22,23 @@ defer { try? FileManager.default.removeItem(at: directory) }
 if arguments.contains("--navigator") {
   let iterations = arguments.lazy.compactMap { Int($0) }.first ?? 2000
   try await NavigatorBenchmark.run(iterations: iterations, in: directory)
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
+}
+
+// `--profile OPERATION [N]`: one operation alone in a loop, to find where its time goes.
+if let index = arguments.firstIndex(of: "--profile") {
+  let operation = index + 1 < arguments.count ? arguments[index + 1] : ""
+  guard Profiling.operations.contains(operation) else {
+    FileHandle.standardError.write(
+      Data(
+        "usage: waypoint-bench --profile \(Profiling.operations.joined(separator: "|")) [N]\n".utf8)
+    )
+    exit(64)
+  }
+  let iterations = arguments.lazy.compactMap { Int($0) }.first ?? 20_000
+  try Profiling.run(operation, iterations: iterations, in: directory)
+  try? FileManager.default.removeItem(at: directory)
   exit(0)
 }
 

@@ -59,6 +59,39 @@ struct SnapshotWriterTests {
     }
   }
 
+  @Test(
+    "strings of every length up to 40, with escapes at every position, are written as JSONEncoder writes them"
+  )
+  func escapesAtEveryPosition() throws {
+    // The writer looks for bytes to escape eight at a time: a byte to escape must be found
+    // whatever its place in a word and in the tail, beside multi-byte characters and the bytes
+    // just below and above the ones that need escaping.
+    let pieces = [
+      "a", "Z", "\"", "\\", "\u{0}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "🎈", "/",
+      "\n", "\t",
+    ]
+    var generator = SplitMix64(state: 7)
+    for length in 0...40 {
+      for iteration in 0..<60 {
+        var text = ""
+        for _ in 0..<length {
+          // Mostly plain text, as route payloads are, with escapes sprinkled in.
+          text +=
+            Int.random(in: 0..<4, using: &generator) == 0
+            ? pieces.randomElement(using: &generator) ?? "a" : "x"
+        }
+        let record = RouteRecord(tag: text, json: text, version: 1)
+        let snapshot = SceneSnapshot(
+          metadata: SnapshotMetadata(
+            routeSchemaVersion: 1, appBuild: text, savedAt: Date(timeIntervalSince1970: 0)),
+          stacks: ["main": [record]])
+        #expect(
+          snapshot.encoded() == snapshot.encodedWithJSONEncoder(),
+          "length \(length) iteration \(iteration): \(text.debugDescription)")
+      }
+    }
+  }
+
   @Test("dates format as Foundation's ISO 8601 and parse back", arguments: [1 as UInt64, 2, 3])
   func dates(seed: UInt64) {
     var generator = SplitMix64(state: seed)

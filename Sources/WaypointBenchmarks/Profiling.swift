@@ -1,0 +1,64 @@
+import Foundation
+import Waypoint
+import WaypointSQLite
+
+/// `waypoint-bench --profile OPERATION [N]`: one operation alone, `N` times in a loop, in a store of
+/// 1,000 snapshots, to be run under `perf record -g` or `valgrind --tool=callgrind`. Nothing is
+/// compared and the figures printed are those of a warm loop, not the benchmark's.
+enum Profiling {
+  static let operations = ["save", "raw-insert", "unchanged", "restore", "encode"]
+
+  static func run(_ operation: String, iterations: Int, in directory: URL) throws {
+    let path = directory.appendingPathComponent("profile.sqlite").path
+    try StoreBuilder.build(at: path, count: 1000)
+    let store = try SnapshotStore(path: path)
+    let snapshots = (0..<min(iterations, 4096)).map { Fixtures.snapshot(2_000_000 + $0) }
+    let base = Fixtures.snapshot(1_999_998)
+    _ = try store.save(base, scene: "profile")
+    let raw = try RawStore(path: directory.appendingPathComponent("raw.sqlite").path)
+    let documents = snapshots.map { $0.encoded() }
+    let start = DispatchTime.now().uptimeNanoseconds
+    var wrote = 0
+    // WAL frames each save added, for `save` and `raw-insert`: printed as a histogram.
+    var frames: [UInt32: Int] = [:]
+    let wal = WALFrames(database: operation == "raw-insert" ? raw.path : path)
+    for round in 0..<iterations {
+      switch operation {
+      case "save":
+        var snapshot = snapshots[round % snapshots.count]
+        snapshot.metadata.savedAt = base.metadata.savedAt.addingTimeInterval(Double(round + 1))
+        let before = wal.current()
+        if try store.save(snapshot, scene: "profile").wrote { wrote += 1 }
+        frames[WALFrames.added(from: before, to: wal.current()), default: 0] += 1
+      case "raw-insert":
+        let before = wal.current()
+        try raw.insert(
+          scene: "profile", savedAt: Int64(round), document: documents[round % documents.count])
+        frames[WALFrames.added(from: before, to: wal.current()), default: 0] += 1
+      case "unchanged":
+        var same = base
+        same.metadata.savedAt = base.metadata.savedAt.addingTimeInterval(Double(round + 1))
+        if try store.save(same, scene: "profile").wrote { wrote += 1 }
+      case "restore":
+        guard store.restore(scene: "profile", with: restorer).report.outcome == .restored else {
+          throw BenchError("a restore was not whole")
+        }
+        try store.confirmRestore(scene: "profile")
+      default:
+        wrote += snapshots[round % snapshots.count].encoded().count
+      }
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+    print(
+      String(
+        format: "%@ ×%d: %.2f µs each (warm loop; %d)", operation, iterations,
+        elapsed / Double(max(1, iterations)), wrote))
+    if !frames.isEmpty {
+      let total = frames.reduce(0) { $0 + Int($1.key) * $1.value }
+      print(
+        String(format: "WAL frames per write: %.2f; ", Double(total) / Double(iterations))
+          + frames.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+            separator: ", "))
+    }
+  }
+}
