@@ -24,15 +24,13 @@ enum StoreBuilder {
 
   /// The store of `count` snapshots in the cache folder (`$WAYPOINT_BENCH_CACHE`, else
   /// `.build/waypoint-bench-cache`), built on first use under a temporary name and renamed into
-  /// place. Its name carries the schema version and the page size of a new store, so that a build
-  /// with a new migration or another page size builds anew.
+  /// place. Its name carries the schema version, so that a build with a new migration builds anew.
   static func cached(count: Int, log: (String) -> Void) throws -> String {
     let environment = ProcessInfo.processInfo.environment["WAYPOINT_BENCH_CACHE"]
     let folder = environment.flatMap { $0.isEmpty ? nil : $0 } ?? ".build/waypoint-bench-cache"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let path =
-      folder + "/store-\(count)-schema\(SnapshotStore.supportedSchemaVersion)"
-      + "-page\(SnapshotStore.pageSize)-fixtures1.sqlite"
+      folder + "/store-\(count)-schema\(SnapshotStore.supportedSchemaVersion)-fixtures1.sqlite"
     if FileManager.default.fileExists(atPath: path) { return path }
     let building = path + ".building"
     for suffix in ["", "-wal", "-shm"] {

@@ -99,9 +99,6 @@ struct SchemaTests {
       try db.scalar("PRAGMA synchronous") { $0.int() }
     }
     #expect(synchronous == 1)
-    // Eight rows of a 1 KiB document fit a page of this size, three a page of SQLite's default.
-    #expect(rawInteger(path, "PRAGMA page_size") == Int64(SnapshotStore.pageSize))
-    #expect(SnapshotStore.pageSize == 8192)
     for suffix in ["", "-wal"] {
       let attributes = try FileManager.default.attributesOfItem(atPath: path + suffix)
       #expect(
@@ -147,18 +144,6 @@ struct SchemaTests {
     #expect(try store.history(scene: "scene-1").count == 3)
     try store.save(try snapshot([.home]), scene: "scene-1")
     #expect(try store.restore(scene: "scene-1", with: restorer).scene.routes(Route.self) == [.home])
-    // A store keeps the page size it was made with: SQLite cannot change it in WAL mode.
-    #expect(rawInteger(path, "PRAGMA page_size") == 4096)
-  }
-
-  @Test("an empty file made a store in place gets a new store's page size")
-  func emptyFileInPlace() throws {
-    let path = directory.path()
-    #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-    let store = try SnapshotStore(path: path)
-    try store.save(try snapshot([.home]), scene: "A")
-    #expect(rawInteger(path, "PRAGMA page_size") == Int64(SnapshotStore.pageSize))
-    #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
   }
 
   @Test(

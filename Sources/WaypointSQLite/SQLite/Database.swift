@@ -30,6 +30,9 @@ final class Database {
   let path: String
   private(set) var handle: OpaquePointer?
   private var statements: [String: Statement] = [:]
+  /// The statements of ``statement(literal:)``, by the address of their SQL literal: a save runs
+  /// several, and hashing each one's text to find it cost more than running some of them.
+  private var literals: [UInt: Statement] = [:]
 
   #if DEBUG
     /// Faults to inject in place of real calls (tests only).
@@ -106,6 +109,7 @@ final class Database {
   func close() {
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
+    literals.removeAll()
     for statement in control.values { sqlite3_finalize(statement) }
     control.removeAll()
     if let handle { sqlite3_close_v2(handle) }
@@ -183,7 +187,23 @@ final class Database {
   /// or another) commits to the file, never for this connection's own commits. Outside a
   /// transaction it reads the latest commit.
   func dataVersion() throws(SQLiteError) -> Int64 {
-    try scalar("PRAGMA data_version") { $0.int64() } ?? 0
+    let statement = try statement(literal: "PRAGMA data_version")
+    defer { statement.reset() }
+    return try statement.step() ? statement.int64(0) : 0
+  }
+
+  /// The cached prepared statement for the SQL literal `sql`, found by the literal's address
+  /// (the same text always has the same address), reset and with its bindings cleared.
+  func statement(literal sql: StaticString) throws(SQLiteError) -> Statement {
+    guard sql.hasPointerRepresentation else { return try statement(sql.description) }
+    let key = UInt(bitPattern: sql.utf8Start)
+    if let cached = literals[key] {
+      cached.reset()
+      return cached
+    }
+    let prepared = try statement(sql.description)
+    literals[key] = prepared
+    return prepared
   }
 
   /// The cached prepared statement for `sql`, reset and with its bindings cleared.

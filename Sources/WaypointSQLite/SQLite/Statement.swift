@@ -32,33 +32,37 @@ final class Statement {
   /// Binds the values to parameters 1, 2, ….
   func bind(_ values: [SQLValue]) throws(SQLiteError) {
     for (offset, value) in values.enumerated() {
-      let index = Int32(offset + 1)
-      let code = database.call(.bind, sql: sql) {
-        switch value {
-        case .integer(let number): return sqlite3_bind_int64(handle, index, number)
-        case .text(let text):
-          // Bound with its byte length: a NUL inside the text is kept, never a terminator.
-          var text = text
-          return text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-              // An empty text still needs a non-NULL pointer, or it would bind as NULL.
-              sqlite3_bind_text64(
-                handle, index, chars.baseAddress ?? UnsafePointer(bitPattern: 1),
-                UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-          }
-        case .blob(let data):
-          return data.withUnsafeBytes { bytes in
-            // A zero-length blob must still bind as a blob, not NULL.
-            sqlite3_bind_blob64(
-              handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-              UInt64(bytes.count), sqliteTransient)
-          }
-        case .null: return sqlite3_bind_null(handle, index)
-        }
-      }
-      guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+      try bind(value, at: Int32(offset + 1))
     }
+  }
+
+  /// Binds one value to the parameter at `index` (the first is 1).
+  func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+    let code = database.call(.bind, sql: sql) {
+      switch value {
+      case .integer(let number): return sqlite3_bind_int64(handle, index, number)
+      case .text(let text):
+        // Bound with its byte length: a NUL inside the text is kept, never a terminator.
+        var text = text
+        return text.withUTF8 { bytes in
+          bytes.withMemoryRebound(to: CChar.self) { chars in
+            // An empty text still needs a non-NULL pointer, or it would bind as NULL.
+            sqlite3_bind_text64(
+              handle, index, chars.baseAddress ?? UnsafePointer(bitPattern: 1),
+              UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8))
+          }
+        }
+      case .blob(let data):
+        return data.withUnsafeBytes { bytes in
+          // A zero-length blob must still bind as a blob, not NULL.
+          sqlite3_bind_blob64(
+            handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+            UInt64(bytes.count), sqliteTransient)
+        }
+      case .null: return sqlite3_bind_null(handle, index)
+      }
+    }
+    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
   }
 
   /// Steps once: `true` when a row is available, `false` when the statement is done.

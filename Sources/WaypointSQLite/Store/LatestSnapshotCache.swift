@@ -26,9 +26,20 @@ final class LatestSnapshotCache {
     var snapshot: SceneSnapshot?
   }
 
-  /// Keyed by the scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``),
-  /// where Swift's `String` equality would take "café" in NFC and in NFD for one scene.
-  private var entries: [[UInt8]: Entry] = [:]
+  /// A scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``), where Swift's
+  /// `String` equality would take "café" in NFC and in NFD for one scene. Hashed in one call over
+  /// the bytes, not byte by byte as an array of bytes is.
+  struct Key: Hashable {
+    let bytes: [UInt8]
+
+    init(_ scene: String) { bytes = Array(scene.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+  }
+
+  private var entries: [Key: Entry] = [:]
   /// The `data_version` the entries are valid for.
   private var dataVersion: Int64?
 
@@ -50,11 +61,11 @@ final class LatestSnapshotCache {
   }
 
   /// Forgets one scene (a write of this connection that changed that scene's rows alone).
-  func forget(_ scene: [UInt8]) {
+  func forget(_ scene: Key) {
     entries[scene] = nil
   }
 
-  subscript(scene: [UInt8]) -> Entry? {
+  subscript(scene: Key) -> Entry? {
     get { entries[scene] }
     set { entries[scene] = newValue }
   }

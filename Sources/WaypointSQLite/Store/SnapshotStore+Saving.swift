@@ -63,7 +63,7 @@ extension SnapshotStore {
   private func save(
     _ snapshot: SceneSnapshot, scene: String, expecting expected: Int64?, trimsHistory: Bool
   ) throws(StoreError) -> SaveResult? {
-    let key = Array(scene.utf8)
+    let key = LatestSnapshotCache.Key(scene)
     // The same state as the latest snapshot this connection saved: answered without encoding
     // (that snapshot passed the checks, and this one encodes to the same bytes).
     let unchanged = try answerSave { cache -> SaveResult?? in
@@ -168,16 +168,20 @@ extension SnapshotStore {
   private static func insert(
     _ document: Data, metadata: SnapshotMetadata, scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
-    try db.run(
-      """
-      INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
-      VALUES (?, ?, ?, ?, ?, ?)
-      """,
-      [
-        .text(scene), .integer(StoredTime.seconds(metadata.savedAt)),
-        .integer(Int64(SceneSnapshot.currentFormatVersion)),
-        .integer(Int64(metadata.routeSchemaVersion)), .text(metadata.appBuild), .blob(document),
-      ])
+    // Found by its literal and bound value by value: no text hashed, no array of values made.
+    let statement = try db.statement(
+      literal: """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """)
+    defer { statement.reset() }
+    try statement.bind(.text(scene), at: 1)
+    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: 2)
+    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: 3)
+    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: 4)
+    try statement.bind(.text(metadata.appBuild), at: 5)
+    try statement.bind(.blob(document), at: 6)
+    _ = try statement.step()
     return db.lastInsertedRowID
   }
 

@@ -192,9 +192,6 @@ public final class SnapshotStore: @unchecked Sendable {
       guard access == .readWrite else {
         return (db, try SchemaMigrator.appliedVersion(db))
       }
-      // An empty file made a store in place gets a new store's page size (before WAL mode, or
-      // never); a store keeps the page size it was created with.
-      if identity == .empty { try db.execute("PRAGMA page_size = \(pageSize)") }
       // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once,
       // without its busy handler, when another process opens the same new file at the same moment.
       let mode = try db.retryingWhileBusy(for: configuration.busyTimeout) {
@@ -253,12 +250,6 @@ public final class SnapshotStore: @unchecked Sendable {
     return check == "ok" ? nil : check ?? "integrity check failed"
   }
 
-  /// The page size of a new store's file, in bytes. Documents of about 1 KiB fill 8 KiB pages to
-  /// some 90 % (seven rows a page), where 4 KiB pages, SQLite's default, held three rows and left a
-  /// fifth of each page empty; a save also takes a new page seven times less often. A store created
-  /// with another page size (every store before this one was 4 KiB) keeps it.
-  package static let pageSize = 8192
-
   /// Creates a new store's schema in `partial`, a file nobody else sees yet: WAL mode, every
   /// migration. The connection is closed (checkpointed) before the file is named. Errors name
   /// `path`, the store's own path.
@@ -272,8 +263,6 @@ public final class SnapshotStore: @unchecked Sendable {
         path: partial, mode: .readWrite,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       defer { db.close() }
-      // Before WAL mode, the only moment the page size of a new file can be set.
-      try db.execute("PRAGMA page_size = \(pageSize)")
       let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
       guard mode?.lowercased() == "wal" else {
         throw StoreError.ioError(
@@ -375,7 +364,7 @@ public final class SnapshotStore: @unchecked Sendable {
     return try withDatabase { db throws(SQLiteError) in
       // A write that is not a save may change what the saves know (a mark, a deletion).
       if let scene {
-        latestSnapshots.forget(Array(scene.utf8))
+        latestSnapshots.forget(LatestSnapshotCache.Key(scene))
       } else {
         latestSnapshots.invalidate()
       }
