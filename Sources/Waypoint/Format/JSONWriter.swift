@@ -45,6 +45,25 @@ struct JSONWriter: ~Copyable {
     if depth > 0 { empty |= 1 }
   }
 
+  /// A member's key known when the code is written, with no character to escape (checked in
+  /// debug builds): its bytes are copied as they are, with the quotes and the colon.
+  mutating func key(literal key: StaticString) {
+    assert(key.hasPointerRepresentation)
+    separate()
+    let length = key.utf8CodeUnitCount
+    reserve(length + 3)
+    base[count] = 0x22
+    let start = key.utf8Start
+    for index in 0..<length {
+      assert(start[index] >= 0x20 && start[index] != 0x22 && start[index] != 0x5C)
+      base[count + 1 + index] = start[index]
+    }
+    base[count + 1 + length] = 0x22
+    base[count + 2 + length] = 0x3A
+    count += length + 3
+    if depth > 0 { empty |= 1 }
+  }
+
   mutating func integer(_ value: Int) {
     separate()
     reserve(21)
@@ -140,23 +159,29 @@ struct JSONWriter: ~Copyable {
           }
         }
         let byte = source[index]
-        let run = index - start
-        if run > 0 {
-          out.update(from: source + start, count: run)
-          out += run
-        }
+        Self.copy(source + start, count: index - start, to: &out)
         out = Self.escape(byte, at: out)
         index += 1
         start = index
       }
-      let run = length - start
-      if run > 0 {
-        out.update(from: source + start, count: run)
-        out += run
-      }
+      Self.copy(source + start, count: length - start, to: &out)
       out.pointee = 0x22
       count = out + 1 - base
     }
+  }
+
+  /// Copies a run of plain bytes and moves `out` past it: byte by byte when it is short (most runs
+  /// between the quotes of a route's JSON are), where a call to `memmove` costs more.
+  @inline(__always)
+  private static func copy(
+    _ source: UnsafePointer<UInt8>, count: Int, to out: inout UnsafeMutablePointer<UInt8>
+  ) {
+    if count > 16 {
+      out.update(from: source, count: count)
+    } else {
+      for index in 0..<count { out[index] = source[index] }
+    }
+    out += count
   }
 
   /// The high bit of each byte of `word` (first byte lowest) that must be escaped: below 0x20, `"`

@@ -131,55 +131,56 @@ extension SceneSnapshot {
   package func encodedLocatingSavedAt() -> (document: Data, savedAt: Range<Int>) {
     // Written straight in the format's key order (keys sorted), not in slot order: a walk over the
     // slots would have to hold the other members back until the stacks, which sort last, are done.
-    var writer = JSONWriter()
+    // Room for most documents at once: growing the buffer copies what was written.
+    var writer = JSONWriter(capacity: 4096)
     // Members in sorted key order, as the format specifies.
     writer.beginObject()
     if let build = metadata.appBuild {
-      writer.key("appBuild")
+      writer.key(literal: "appBuild")
       writer.string(build)
     }
-    writer.key("format")
+    writer.key(literal: "format")
     writer.integer(Self.currentFormatVersion)
-    writer.key("routeSchemaVersion")
+    writer.key(literal: "routeSchemaVersion")
     writer.integer(metadata.routeSchemaVersion)
-    writer.key("savedAt")
+    writer.key(literal: "savedAt")
     // The date starts after the opening quote.
     let savedAtStart = writer.count + 1
     writer.date(metadata.savedAt)
     let savedAt = savedAtStart..<max(savedAtStart, writer.count - 1)
     if let selectedTab {
-      writer.key("selectedTab")
+      writer.key(literal: "selectedTab")
       Self.write(selectedTab, to: &writer)
     }
     if let sheet {
-      writer.key("sheet")
+      writer.key(literal: "sheet")
       Self.write(sheet, to: &writer)
     }
     if let split {
-      writer.key("split")
+      writer.key(literal: "split")
       writer.beginObject()
-      writer.key("columnVisibility")
+      writer.key(literal: "columnVisibility")
       writer.string(split.columnVisibility.rawValue)
       if let content = split.contentSelection {
-        writer.key("content")
+        writer.key(literal: "content")
         Self.write(content, to: &writer)
       }
       if let column = split.preferredCompactColumn {
-        writer.key("preferredCompactColumn")
+        writer.key(literal: "preferredCompactColumn")
         writer.string(column.rawValue)
       }
       if let sidebar = split.sidebarSelection {
-        writer.key("sidebar")
+        writer.key(literal: "sidebar")
         Self.write(sidebar, to: &writer)
       }
       writer.endObject()
     }
-    writer.key("stacks")
+    writer.key(literal: "stacks")
     writer.beginObject()
-    for name in stacks.keys.sorted() {
+    for (name, records) in stacks.sorted(by: { $0.key < $1.key }) {
       writer.key(name)
       writer.beginArray()
-      for record in stacks[name] ?? [] { Self.write(record, to: &writer) }
+      for record in records { Self.write(record, to: &writer) }
       writer.endArray()
     }
     writer.endObject()
@@ -189,12 +190,12 @@ extension SceneSnapshot {
 
   private static func write(_ record: RouteRecord, to writer: inout JSONWriter) {
     writer.beginObject()
-    writer.key("json")
+    writer.key(literal: "json")
     writer.string(record.json)
-    writer.key("tag")
+    writer.key(literal: "tag")
     writer.string(record.tag)
     if record.version != 1 {
-      writer.key("version")
+      writer.key(literal: "version")
       writer.integer(record.version)
     }
     writer.endObject()
