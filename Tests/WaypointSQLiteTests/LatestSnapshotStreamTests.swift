@@ -70,4 +70,51 @@ struct LatestSnapshotStreamTests {
       #expect(paged == whole, "page size \(size)")
     }
   }
+
+  @Test(
+    "read in the table's order and summarized, in batches of any size: the same scenes, ids and snapshots",
+    arguments: [1, 2, 5, 44, 45, 1 << 20])
+  func summarized(batchSize: Int) throws {
+    let (store, _) = try filledStore()
+    var whole: [StoredSnapshot] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append(stored)
+      return true
+    }
+    #expect(whole.count == 44)
+    // Every third snapshot (by id) has no summary: it comes whole, read again.
+    var summarized: [Int64] = []
+    var seen: [(scene: [UInt8], id: Int64, document: Data?)] = []
+    try store.forEachLatestSnapshot(batchSize: batchSize) { stored -> Int64? in
+      summarized.append(stored.info.id)
+      return stored.info.id % 3 == 0 ? nil : stored.info.id * 10
+    } _: { latest in
+      switch latest {
+      case .summarized(let scene, let id, let summary):
+        #expect(summary == id * 10)
+        seen.append((Array(scene.utf8), id, nil))
+      case .stored(let stored):
+        #expect(stored.info.id % 3 == 0)
+        seen.append((Array(stored.info.scene.utf8), stored.info.id, stored.document.data))
+      }
+      return true
+    }
+    #expect(seen.map(\.scene) == whole.map { Array($0.info.scene.utf8) })
+    #expect(seen.map(\.id) == whole.map(\.info.id))
+    for (item, stored) in zip(seen, whole) where item.id % 3 == 0 {
+      #expect(item.document == stored.document.data)
+    }
+    // Each latest snapshot summarized once, in id order within a batch.
+    #expect(summarized.sorted() == whole.map(\.info.id).sorted())
+    if batchSize >= 44 { #expect(summarized == summarized.sorted()) }
+    // Stopping early stops.
+    var count = 0
+    try store.forEachLatestSnapshot(batchSize: batchSize) { _ -> Int? in
+      1
+    } _: { _ in
+      count += 1
+      return count < 3
+    }
+    #expect(count == 3)
+  }
 }

@@ -68,6 +68,13 @@ func expectAgreement<T: Decodable>(
     (verdict == .matches) == outcome.decodes,
     "\(context) \(text): validate says \(verdict), JSONDecoder \(outcome)",
     sourceLocation: sourceLocation)
+  // The fast path of `waypoint validate`: a certain match is a match.
+  let certain = Array(text.utf8).withUnsafeBytes {
+    shape.certainlyMatches(bytes: $0, references: { references[$0] }, limits: unlimited)
+  }
+  #expect(
+    !certain || verdict == .matches, "\(context) \(text): certain on bytes, but \(verdict)",
+    sourceLocation: sourceLocation)
   if case .undetermined(let why) = verdict, !shape.containsOpaque {
     Issue.record(
       "\(text): needs the app (\(why)) without opaque parts", sourceLocation: sourceLocation)

@@ -10,9 +10,9 @@ import Foundation
 /// result and the error it always gave. So an answer of this reader is always one the
 /// `JSONDecoder` path gives too, only sooner.
 package struct StrictJSONReader {
-  private let bytes: UnsafeRawBufferPointer
+  let bytes: UnsafeRawBufferPointer
   /// The offset of the next byte to read.
-  package private(set) var index = 0
+  package internal(set) var index = 0
   private let maxDepth: Int
   private var depth = 0
 
@@ -30,7 +30,7 @@ package struct StrictJSONReader {
   /// Whether every byte was read.
   package var atEnd: Bool { index >= bytes.count }
 
-  private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+  func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
   package mutating func skipSpace() {
     while index < bytes.count {
@@ -100,10 +100,13 @@ package struct StrictJSONReader {
     try expect(UInt8(ascii: "]"))
   }
 
-  private mutating func enter() throws(Unsure) {
+  mutating func enter() throws(Unsure) {
     depth += 1
     guard depth <= maxDepth else { throw Unsure() }
   }
+
+  /// Leaves a level entered with ``enter()``.
+  mutating func leave() { depth -= 1 }
 
   /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits).
   package mutating func integer() throws(Unsure) -> Int {
@@ -222,7 +225,7 @@ package struct StrictJSONReader {
     throw Unsure()
   }
 
-  private mutating func escape(into text: inout [UInt8]) throws(Unsure) {
+  mutating func escape(into text: inout [UInt8]) throws(Unsure) {
     guard let byte = peek() else { throw Unsure() }
     index += 1
     switch byte {
@@ -273,7 +276,7 @@ package struct StrictJSONReader {
 
   /// The length of the valid UTF-8 sequence of two to four bytes at `index` (no overlong forms,
   /// no surrogates, nothing above U+10FFFF).
-  private func utf8Sequence() throws(Unsure) -> Int {
+  func utf8Sequence() throws(Unsure) -> Int {
     let lead = bytes[index]
     let length: Int
     var low: UInt8 = 0x80
@@ -334,7 +337,7 @@ package struct StrictJSONReader {
     }
   }
 
-  private mutating func literal(_ word: StaticString) throws(Unsure) {
+  mutating func literal(_ word: StaticString) throws(Unsure) {
     let count = word.utf8CodeUnitCount
     guard index + count <= bytes.count else { throw Unsure() }
     let start = word.utf8Start

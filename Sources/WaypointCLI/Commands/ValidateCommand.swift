@@ -49,10 +49,25 @@ enum ValidateCommand: WaypointCommand {
         "Validating \(Formatting.printable(store.path)) against \(Formatting.printable(manifestName)) "
           + "(policy: \(ManifestInput.name(of: policy))):")
     }
+    var fast = FastPrediction(manifest: manifest, limits: store.configuration.limits)
     try context.store { () throws(StoreError) in
-      try store.forEachLatestSnapshot { stored in
-        let prediction = ScenePrediction(
-          stored, manifest: manifest, policy: policy, limits: store.configuration.limits)
+      // The usual scene (restored whole, every route kept, no crash-loop mark) is judged from its
+      // document's bytes as the table is read; any other is read again and judged in full.
+      // A summary is the kept count, in 16 bits (a larger count is judged in full): 4 bytes a scene.
+      try store.forEachLatestSnapshot { stored -> UInt16? in
+        guard stored.info.quarantine == nil, !stored.info.isCrashLoop,
+          case .read(let document) = stored.document
+        else { return nil }
+        return document.withUnsafeBytes { fast.keptRoutes(in: $0) }.flatMap(UInt16.init(exactly:))
+      } _: { latest in
+        let prediction: ScenePrediction
+        switch latest {
+        case .summarized(let scene, let id, let kept):
+          prediction = ScenePrediction(scene: scene, snapshot: id, kept: Int(kept))
+        case .stored(let stored):
+          prediction = ScenePrediction(
+            stored, manifest: manifest, policy: policy, limits: store.configuration.limits)
+        }
         summary.add(prediction)
         progress.update(summary.scenes)
         if context.json {

@@ -36,6 +36,8 @@ extension Formatting {
   /// bidirectional overrides, which a hostile store could use to rewrite the screen, are shown
   /// escaped (`\n`, `\u{1B}`).
   static func printable(_ text: String) -> String {
+    // The usual text, printable ASCII, is its own printable form.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
     var result = ""
     result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
     for scalar in text.unicodeScalars {

@@ -30,10 +30,31 @@ struct ScenePrediction {
   var unreadable: String?
   /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
   var crashLoop: String?
-  /// The snapshot as read; `nil` when it cannot be read (a newer format included).
+  /// The snapshot as read; `nil` when it cannot be read (a newer format included), and when the
+  /// scene was judged from its bytes (``init(scene:snapshot:kept:)``).
   var decoded: SceneSnapshot?
-  /// The manifest's prediction; `nil` for a document over the limit, which the store did not read.
+  /// The manifest's prediction; `nil` for a document over the limit, which the store did not read,
+  /// and when the scene was judged from its bytes.
   var prediction: RestorePrediction?
+
+  /// A snapshot restored whole with `kept` routes, none migrated, and no crash-loop mark: what
+  /// ``init(_:manifest:policy:limits:)`` says of such a snapshot, less ``decoded`` and
+  /// ``prediction`` (`validate` finds it from the document's bytes, with `FastPrediction`).
+  init(scene: String, snapshot: Int64, kept: Int) {
+    self.scene = scene
+    self.snapshot = snapshot
+    outcome = RestoreReport.Outcome.restored.rawValue
+    self.kept = kept
+  }
+
+  /// The store's crash-loop mark of the snapshot, if any.
+  private static func crashLoop(_ info: SnapshotInfo) -> String? {
+    if info.quarantine?.kind == .crashLoop { return info.quarantine?.detail }
+    guard info.isCrashLoop else { return nil }
+    return
+      "restored \(info.unconfirmedRestores) times without the app confirming: the next restore "
+      + "is a crash loop"
+  }
 
   init(
     _ stored: StoredSnapshot, manifest: RouteManifest, policy: RestorePolicy,
@@ -41,13 +62,7 @@ struct ScenePrediction {
   ) {
     scene = stored.info.scene
     snapshot = stored.info.id
-    let unconfirmed = stored.info.unconfirmedRestores
-    if stored.info.quarantine?.kind == .crashLoop {
-      crashLoop = stored.info.quarantine?.detail
-    } else if stored.info.isCrashLoop {
-      crashLoop =
-        "restored \(unconfirmed) times without the app confirming: the next restore is a crash loop"
-    }
+    crashLoop = Self.crashLoop(stored.info)
     let document: Data
     switch stored.document {
     case .read(let data): document = data

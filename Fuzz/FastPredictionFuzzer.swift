@@ -1,0 +1,31 @@
+// Fuzz target `fast-prediction`: `waypoint validate`'s judgement straight from the bytes
+// (FastPrediction, RouteShape.certainlyMatches) must answer only what the full prediction says.
+// Built by Scripts/fuzz with the package's sources; `manifest` is the `restore` target's.
+import Foundation
+
+/// The bytes as a snapshot document and as a payload of every route of the manifest.
+func fuzzFastPrediction(_ data: Data) {
+  var fast = FastPrediction(manifest: manifest, limits: .default)
+  if let kept = data.withUnsafeBytes({ fast.keptRoutes(in: $0) }) {
+    for policy in RestorePolicy.allCases {
+      let full = manifest.predict(encoded: data, policy: policy)
+      let allKept = full.entries.allSatisfy { if case .kept = $0.fate { true } else { false } }
+      guard full.report.outcome == .restored, full.entries.count == kept, allKept else {
+        fatalError("the fast prediction kept \(kept) routes; the prediction says \(full.report)")
+      }
+    }
+  }
+  // Payloads are strings: only valid UTF-8 is one.
+  guard let text = String(data: data, encoding: .utf8) else { return }
+  for route in manifest.routes {
+    let certain = data.withUnsafeBytes {
+      route.shape.certainlyMatches(
+        bytes: $0, references: { manifest.route(named: $0)?.shape }, limits: .default)
+    }
+    guard certain else { continue }
+    let verdict = route.shape.match(json: text, references: { manifest.route(named: $0)?.shape })
+    guard verdict == .matches else {
+      fatalError("certain on bytes that \(route.tag) judges \(verdict)")
+    }
+  }
+}

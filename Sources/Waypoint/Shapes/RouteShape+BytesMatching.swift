@@ -1,0 +1,347 @@
+import Foundation
+
+extension RouteShape {
+  /// Whether ``match(json:references:limits:)`` of the payload `bytes` is certainly
+  /// ``ShapeMatch/matches``, judged straight on the bytes without building a ``JSONNode`` tree
+  /// (see ``BytesShapes``); `false` means "not sure", and the caller takes
+  /// ``match(json:references:limits:)``, which says what it is.
+  package func certainlyMatches(
+    bytes: UnsafeRawBufferPointer, references: (String) -> RouteShape?, limits: InputLimits
+  ) -> Bool {
+    var shapes = BytesShapes()
+    let root = shapes.compile(self, references: references)
+    return shapes.certainlyMatches(root, bytes: bytes, limits: limits)
+  }
+}
+
+/// Route shapes compiled for judging payloads on their bytes: flat tables of nodes, fields and
+/// names, so that a match allocates nothing and retains nothing.
+///
+/// ``certainlyMatches(_:bytes:limits:)`` answers `true` only for a payload in the strict subset of
+/// ``StrictJSONReader`` whose every part the shape reads is of the plainest form: strings without
+/// escapes, integers written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits), keys that are
+/// compared in ASCII, no opaque part, every reference described. Then ``ShapeMatcher`` certainly
+/// says ``ShapeMatch/matches``. Anything else is "not sure". `FastPredictionTests`, the shape
+/// agreement tests and the `fast-prediction` fuzz target check that a `true` is always a match.
+package struct BytesShapes {
+  typealias Unsure = StrictJSONReader.Unsure
+
+  enum Node {
+    case string
+    case integer(RouteShape.IntegerType)
+    /// `Double`, `Float`, `Date`: any plain integer is read.
+    case number
+    case bool
+    case uuid
+    case url
+    case optional(Int)
+    case array(Int)
+    case dictionary(Int)
+    /// Fields in ``fields``.
+    case object(Range<Int>)
+    /// Cases in ``cases``.
+    case enumeration(Range<Int>)
+    /// Values in ``names``.
+    case stringEnum(Range<Int>)
+    /// Values in ``integers``.
+    case integerEnum(Range<Int>)
+    /// Another node, one hop away.
+    case reference(Int)
+    /// Only the full matcher can tell: an opaque part, an undescribed tag, a name outside ASCII.
+    case unsure
+  }
+
+  struct Field {
+    /// The name's bytes in ``text``.
+    var name: Range<Int>
+    var node: Int
+    var isRequired: Bool
+  }
+
+  struct Case {
+    var name: Range<Int>
+    /// The fields in ``fields``.
+    var fields: Range<Int>
+  }
+
+  private(set) var nodes: [Node] = []
+  private var fields: [Field] = []
+  private var cases: [Case] = []
+  private var names: [Range<Int>] = []
+  private var integers: [Int64] = []
+  private var text: [UInt8] = []
+  /// The node of each tag compiled (or being compiled) for a reference.
+  private var tags: [String: Int] = [:]
+
+  package init() {}
+
+  /// Compiles `shape`, and the shapes it refers to (by `references`), returning its node.
+  package mutating func compile(_ shape: RouteShape, references: (String) -> RouteShape?) -> Int {
+    let index = nodes.count
+    nodes.append(.unsure)
+    let compiled = node(shape, references: references)
+    nodes[index] = compiled
+    return index
+  }
+
+  /// The node of a tag's shape, compiled once.
+  package mutating func compile(tag: String, references: (String) -> RouteShape?) -> Int {
+    if let index = tags[tag] { return index }
+    let index = nodes.count
+    nodes.append(.unsure)
+    tags[tag] = index
+    if let shape = references(tag) {
+      let compiled = node(shape, references: references)
+      nodes[index] = compiled
+    }
+    return index
+  }
+
+  private mutating func node(_ shape: RouteShape, references: (String) -> RouteShape?) -> Node {
+    switch shape {
+    case .string: return .string
+    case .integer(let type): return .integer(type)
+    case .double, .date, .float: return .number
+    case .bool: return .bool
+    case .uuid: return .uuid
+    case .url: return .url
+    case .optional(let wrapped): return .optional(compile(wrapped, references: references))
+    case .array(let element): return .array(compile(element, references: references))
+    case .dictionary(let value): return .dictionary(compile(value, references: references))
+    case .object(let fields):
+      return compile(fields, references: references).map { .object($0) } ?? .unsure
+    case .enumeration(let cases):
+      var compiled: [Case] = []
+      for enumCase in cases {
+        guard let name = name(enumCase.name),
+          let fields = compile(enumCase.fields, references: references)
+        else { return .unsure }
+        compiled.append(Case(name: name, fields: fields))
+      }
+      let start = self.cases.count
+      self.cases += compiled
+      return .enumeration(start..<self.cases.count)
+    case .stringEnum(let values):
+      var ranges: [Range<Int>] = []
+      for value in values {
+        // Compared as bytes: only ASCII compares as `String` does.
+        guard let range = name(value) else { return .unsure }
+        ranges.append(range)
+      }
+      let start = names.count
+      names += ranges
+      return .stringEnum(start..<names.count)
+    case .integerEnum(let values):
+      let start = integers.count
+      integers += values
+      return .integerEnum(start..<integers.count)
+    case .reference(let tag): return .reference(compile(tag: tag, references: references))
+    case .opaque: return .unsure
+    }
+  }
+
+  /// The fields, at consecutive places of ``fields``; `nil` when a name is not ASCII or there are
+  /// more than 64.
+  private mutating func compile(_ fields: [RouteShape.Field], references: (String) -> RouteShape?)
+    -> Range<Int>?
+  {
+    guard fields.count <= 64 else { return nil }
+    var compiled: [Field] = []
+    for field in fields {
+      guard let name = name(field.name) else { return nil }
+      compiled.append(
+        Field(
+          name: name, node: compile(field.shape, references: references),
+          isRequired: field.isRequired))
+    }
+    let start = self.fields.count
+    self.fields += compiled
+    return start..<self.fields.count
+  }
+
+  /// An ASCII name stored in ``text``; `nil` for any other (a lookup by `String` finds
+  /// `"\u{212A}"`, the Kelvin sign, under `"K"`).
+  private mutating func name(_ name: String) -> Range<Int>? {
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+    let start = text.count
+    text += name.utf8
+    return start..<text.count
+  }
+
+  /// Whether the payload `bytes` certainly matches the shape compiled as `node`.
+  package func certainlyMatches(_ node: Int, bytes: UnsafeRawBufferPointer, limits: InputLimits)
+    -> Bool
+  {
+    // As `JSONNode(parsing:limits:)` checks the payload: its size, and nesting within the limit
+    // (and well within the 512 levels of JSONDecoder and of the shape matcher).
+    guard bytes.count <= limits.maxPayloadBytes else { return false }
+    var reader = StrictJSONReader(bytes, maxDepth: min(limits.maxNestingDepth, 256))
+    do throws(Unsure) {
+      try accept(node, &reader, hops: 0)
+      reader.skipSpace()
+      return reader.atEnd
+    } catch {
+      return false
+    }
+  }
+
+  /// Consumes a value the node certainly accepts, or throws.
+  private func accept(_ node: Int, _ reader: inout StrictJSONReader, hops: Int) throws(Unsure) {
+    switch nodes[node] {
+    case .string:
+      _ = try reader.rawString()
+    case .integer(let type):
+      guard type.holds(try reader.integer64()) else { throw Unsure() }
+    case .number:
+      // A plain integer is always read (ShapeMatcher's checkNumber says so first).
+      _ = try reader.integer64()
+    case .bool:
+      reader.skipSpace()
+      switch reader.peek() {
+      case UInt8(ascii: "t"): try reader.literal("true")
+      case UInt8(ascii: "f"): try reader.literal("false")
+      default: throw Unsure()
+      }
+    case .uuid:
+      let range = try reader.rawString()
+      guard range.count == 36, UUID(uuidString: reader.text(in: range)) != nil else {
+        throw Unsure()
+      }
+    case .url:
+      let range = try reader.rawString()
+      guard URL(string: reader.text(in: range)) != nil else { throw Unsure() }
+    case .optional(let wrapped):
+      if reader.takeNull() { return }
+      guard hops < ShapeMatcher.maxHops else { throw Unsure() }
+      try accept(wrapped, &reader, hops: hops + 1)
+    case .reference(let target):
+      guard hops < ShapeMatcher.maxHops else { throw Unsure() }
+      try accept(target, &reader, hops: hops + 1)
+    case .array(let element):
+      try reader.expect(UInt8(ascii: "["))
+      try reader.enter()
+      defer { reader.leave() }
+      if reader.take(UInt8(ascii: "]")) { return }
+      repeat {
+        try accept(element, &reader, hops: 0)
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "]"))
+    case .dictionary(let value):
+      // Every member is checked, the later of duplicate keys too: more than a decoder reads.
+      try reader.expect(UInt8(ascii: "{"))
+      try reader.enter()
+      defer { reader.leave() }
+      if reader.take(UInt8(ascii: "}")) { return }
+      repeat {
+        _ = try reader.rawString()
+        try reader.expect(UInt8(ascii: ":"))
+        try accept(value, &reader, hops: 0)
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
+    case .object(let fields):
+      try acceptObject(fields, &reader)
+    case .enumeration(let cases):
+      try acceptEnumeration(cases, &reader)
+    case .stringEnum(let values):
+      let range = try reader.rawString()
+      guard names[values].contains(where: { same(range, reader, $0) }) else { throw Unsure() }
+    case .integerEnum(let values):
+      guard integers[values].contains(try reader.integer64()) else { throw Unsure() }
+    case .unsure:
+      throw Unsure()
+    }
+  }
+
+  /// Whether the payload's bytes in `range` are those of `name` in ``text``.
+  private func same(_ range: Range<Int>, _ reader: StrictJSONReader, _ name: Range<Int>) -> Bool {
+    guard range.count == name.count else { return false }
+    var offset = 0
+    while offset < name.count {
+      guard reader.byte(at: range.lowerBound + offset) == text[name.lowerBound + offset] else {
+        return false
+      }
+      offset += 1
+    }
+    return true
+  }
+
+  /// A key compared with names: ASCII only (see ``name(_:)``).
+  private func key(_ reader: inout StrictJSONReader) throws(Unsure) -> Range<Int> {
+    let key = try reader.rawString()
+    for offset in key where reader.byte(at: offset) >= 0x80 { throw Unsure() }
+    try reader.expect(UInt8(ascii: ":"))
+    reader.skipSpace()
+    return key
+  }
+
+  /// A keyed object: each field's value is the first member of its name (checked when it comes),
+  /// later members of that name and members no field names are skipped (they must still be in the
+  /// strict subset), and a required field must be present.
+  private func acceptObject(_ fields: Range<Int>, _ reader: inout StrictJSONReader)
+    throws(Unsure)
+  {
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.enter()
+    defer { reader.leave() }
+    var seen: UInt64 = 0
+    if !reader.take(UInt8(ascii: "}")) {
+      repeat {
+        let key = try key(&reader)
+        let start = reader.index
+        var end: Int?
+        // Every field of that name reads this member (a shape may name a field twice).
+        for position in fields where seen & (1 << (position - fields.lowerBound)) == 0 {
+          let field = self.fields[position]
+          guard same(key, reader, field.name) else { continue }
+          seen |= 1 << (position - fields.lowerBound)
+          reader.index = start
+          if field.isRequired || !reader.takeNull() {
+            try accept(field.node, &reader, hops: 0)
+          }
+          end = reader.index
+        }
+        if let end {
+          reader.index = end
+        } else {
+          try reader.skipValue()
+        }
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
+    }
+    for position in fields
+    where seen & (1 << (position - fields.lowerBound)) == 0 && self.fields[position].isRequired {
+      throw Unsure()
+    }
+  }
+
+  /// An enum: exactly one case named by the keys (the first member of that name is its payload,
+  /// an object of the case's fields); other members are skipped.
+  private func acceptEnumeration(_ cases: Range<Int>, _ reader: inout StrictJSONReader)
+    throws(Unsure)
+  {
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.enter()
+    defer { reader.leave() }
+    var chosen: Range<Int>?
+    if !reader.take(UInt8(ascii: "}")) {
+      repeat {
+        let key = try key(&reader)
+        if let named = cases.first(where: { same(key, reader, self.cases[$0].name) }) {
+          if let chosen {
+            // A second key naming a case: only a repetition of the chosen one (which is not
+            // read) is sure.
+            guard reader.bytes(in: key, equalBytesIn: chosen) else { throw Unsure() }
+            try reader.skipValue()
+          } else {
+            chosen = key
+            try acceptObject(self.cases[named].fields, &reader)
+          }
+        } else {
+          try reader.skipValue()
+        }
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
+    }
+    guard chosen != nil else { throw Unsure() }
+  }
+}

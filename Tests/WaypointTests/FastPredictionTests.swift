@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+import Waypoint
+
+/// `waypoint validate` judges the usual scene straight from the document's bytes
+/// (`FastPrediction`, `RouteShape.certainlyMatches`): whenever it answers, the full prediction
+/// gives the same answer, for valid, damaged and hostile documents alike.
+@Suite("The fast prediction answers only what the full prediction says")
+struct FastPredictionTests {
+  static let registry = RouteRegistry(schemaVersion: 2)
+    .registering(
+      Fixtures.Route.self, tag: "T.Route", version: 2, aliases: ["T.OldRoute"],
+      migrations: [RouteMigration(from: 1, [.renameCase(from: "start", to: "home")])],
+      examples: Fixtures.routes
+    )
+    .registering(Fixtures.Profile.self, tag: "T.Profile", examples: Fixtures.profiles)
+    .registering(Fixtures.Widths.self, tag: "T.Widths", examples: Fixtures.widths)
+    .registering(Fixtures.Stamps.self, tag: "T.Stamps", examples: Fixtures.stamps)
+    .registering(Fixtures.Matrix.self, tag: "T.Matrix", examples: Fixtures.matrices)
+    .registering(Fixtures.Tab.self, tag: "T.Tab", examples: [.library, .search, .account])
+    .registering(Fixtures.Priority.self, tag: "T.Priority", examples: [.low])
+  static let manifest = RouteManifest(registry: registry)
+
+  /// The examples whose payloads are of the plainest form (integers written plainly, strings
+  /// without escapes), as records of their registered types.
+  static let plainRecords: [RouteRecord] =
+    registry.records(for: Fixtures.routes) + registry.records(for: Fixtures.profiles)
+    + registry.records(for: [Fixtures.widths[1]]) + registry.records(for: Fixtures.matrices)
+    + registry.records(for: [Fixtures.Tab.library, .search, .account])
+    + registry.records(for: [Fixtures.Priority.low, .high])
+
+  /// Every example: also a 19-digit integer, fractions, dates with fractions and URLs (whose
+  /// slashes JSONEncoder escapes).
+  static let records: [RouteRecord] =
+    plainRecords + registry.records(for: [Fixtures.widths[0]])
+    + registry.records(for: Fixtures.stamps)
+
+  /// A document of some of the records, in stacks, tab, split view and sheet.
+  static func document(_ records: [RouteRecord], split: Bool, _ generator: inout SplitMix64)
+    -> Data
+  {
+    var stacks: [String: [RouteRecord]] = [:]
+    var rest = records[...]
+    for name in ["main", "b", "side"] {
+      let count = Int.random(in: 0...min(rest.count, 4), using: &generator)
+      stacks[name] = Array(rest.prefix(count))
+      rest = rest.dropFirst(count)
+    }
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: 2, appBuild: "1 (2)",
+        savedAt: Date(
+          timeIntervalSince1970: 1_800_000_000)),
+      stacks: stacks, selectedTab: rest.popFirst(),
+      split: split
+        ? SplitViewSnapshot(
+          sidebarSelection: rest.popFirst(), contentSelection: rest.popFirst(),
+          columnVisibility: .doubleColumn, preferredCompactColumn: .content) : nil,
+      sheet: rest.popFirst())
+    return snapshot.encoded()
+  }
+
+  /// What the fast prediction says of `data`, checked against the full prediction under every
+  /// policy; whether it answered.
+  @discardableResult
+  static func expectAgreement(
+    _ data: Data, _ fast: inout FastPrediction, _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    guard let kept = data.withUnsafeBytes({ fast.keptRoutes(in: $0) }) else { return false }
+    for policy in RestorePolicy.allCases {
+      let full = manifest.predict(encoded: data, policy: policy)
+      let allKept = full.entries.allSatisfy { if case .kept = $0.fate { true } else { false } }
+      #expect(
+        full.report.outcome == .restored && full.entries.count == kept && allKept,
+        "\(context): fast says \(kept) kept, the prediction \(full.report) \(full.entries.map(\.fate)) for \(String(decoding: data, as: UTF8.self))",
+        sourceLocation: sourceLocation)
+    }
+    return true
+  }
+
+  @Test("every valid document of current routes is answered, with its route count")
+  func validDocuments() throws {
+    var fast = FastPrediction(manifest: Self.manifest, limits: .default)
+    var generator = SplitMix64(state: 7)
+    for round in 0..<200 {
+      let records = Self.plainRecords.shuffled(using: &generator)
+      let data = Self.document(records, split: round % 2 == 0, &generator)
+      let decoded = try SceneSnapshot(decoding: data)
+      let answer = data.withUnsafeBytes { fast.keptRoutes(in: $0) }
+      #expect(answer == decoded.routes.count, "round \(round)")
+      Self.expectAgreement(data, &fast, "round \(round)")
+    }
+  }
+
+  @Test(
+    "payloads damaged the way schema changes and hand edits do", arguments: [1, 2, 3] as [UInt64])
+  func damagedPayloads(seed: UInt64) throws {
+    var fast = FastPrediction(manifest: Self.manifest, limits: .default)
+    var generator = SplitMix64(state: seed)
+    var answered = 0
+    var unanswered = 0
+    for round in 0..<600 {
+      var records = Self.plainRecords.shuffled(using: &generator).prefix(5).map { $0 }
+      let index = Int.random(in: 0..<records.count, using: &generator)
+      let record = records[index]
+      let shape = try #require(Self.manifest.route(named: record.tag)?.shape)
+      let value = try JSONValue(parsing: record.json)
+      var mutator = PayloadMutator(
+        vocabulary: shape.vocabulary + ["T.Route", "home"], generator: generator)
+      let text = mutator.mutate(value)
+      generator = mutator.generator
+      records[index] = RouteRecord(tag: record.tag, json: text, version: record.version)
+      let data = Self.document(records, split: round % 3 == 0, &generator)
+      if Self.expectAgreement(data, &fast, "seed \(seed) round \(round)") {
+        answered += 1
+      } else {
+        unanswered += 1
+      }
+    }
+    // Both answers must occur, or the test proves nothing.
+    #expect(answered > 100, "\(answered) answered")
+    #expect(unanswered > 100, "\(unanswered) left to the full prediction")
+  }
+
+  @Test("documents damaged byte by byte", arguments: [4, 5] as [UInt64])
+  func damagedDocuments(seed: UInt64) {
+    var fast = FastPrediction(manifest: Self.manifest, limits: .default)
+    var generator = SplitMix64(state: seed)
+    var answered = 0
+    for round in 0..<1500 {
+      let records = Self.plainRecords.shuffled(using: &generator).prefix(6).map { $0 }
+      let data = mutate(
+        Self.document(records, split: round % 2 == 0, &generator), using: &generator)
+      if Self.expectAgreement(data, &fast, "seed \(seed) round \(round)") { answered += 1 }
+    }
+    #expect(answered > 5, "\(answered) answered")
+  }
+
+  /// Documents written by hand: what each says is checked against the full prediction, and the
+  /// ones the fast prediction must leave alone are named.
+  @Test("hostile and unusual documents")
+  func handWritten() {
+    var fast = FastPrediction(manifest: Self.manifest, limits: .default)
+    func document(_ members: String, stacks: String) -> Data {
+      Data(
+        (#"{"format":1,"routeSchemaVersion":2,"savedAt":"2027-01-15T08:00:00Z","# + members
+          + #""stacks":{"main":["# + stacks + "]}}").utf8)
+    }
+    func route(_ json: String, tag: String = "T.Route", version: String = "2") -> String {
+      let escaped = JSONValue.string(json).jsonText
+      return #"{"json":"# + escaped + #","tag":""# + tag + #"","version":"# + version + "}"
+    }
+    let home = route(#"{"home":{}}"#)
+    // Answered: the plain form, and what is equal to it.
+    let answered: [Data] = [
+      document("", stacks: home),
+      document("", stacks: [home, home].joined(separator: ",")),
+      document("", stacks: route(#"{"home":{},"zz":[1,{"a":null}]}"#)),
+      document("", stacks: route(#"{"profile":{"userId":-0}}"#)),
+      document("", stacks: route(#" { "pair" : { "_0" : 3 , "name" : "é" } } "#)),
+      document(#""appBuild":null,"sheet":null,"split":null,"#, stacks: home),
+      document(
+        "", stacks: route(#"{"id":1,"tags":[],"name":null}"#, tag: "T.Profile", version: "1")),
+      document("", stacks: route(#""search""#, tag: "T.Tab", version: "null")),
+      // An alias at the current version; a repeated key, the first of which is read.
+      document("", stacks: route(#"{"home":{}}"#, tag: "T.OldRoute")),
+      document("", stacks: route(#"{"profile":{"userId":1,"userId":"x"}}"#)),
+    ]
+    for (index, data) in answered.enumerated() {
+      #expect(Self.expectAgreement(data, &fast, "answered \(index)"), "answered \(index)")
+    }
+    // Left to the full prediction, whatever it says.
+    let unanswered: [Data] = [
+      // An older version (a migration), a newer one, an alias, an unknown tag.
+      document("", stacks: route(#"{"home":{}}"#, version: "1")),
+      document("", stacks: route(#"{"home":{}}"#, version: "3")),
+      document("", stacks: route(#"{"home":{}}"#, tag: "T.Nope")),
+      // Two cases, a case that is not an object, a missing required field, a wrong type.
+      document("", stacks: route(#"{"home":{},"settings":{}}"#)),
+      document("", stacks: route(#"{"home":1}"#)),
+      document("", stacks: route(#"{"profile":{}}"#)),
+      document("", stacks: route(#"{"profile":{"userId":"1"}}"#)),
+      // Numbers JSONDecoder reads its own way, out of range, escapes, duplicate keys.
+      document("", stacks: route(#"{"profile":{"userId":1.0}}"#)),
+      document("", stacks: route(#"{"search":{"page":256}}"#)),
+      document("", stacks: route(#"{"search":{"page":1,"query":"\u0041"}}"#)),
+      document("", stacks: route(#"{"profile":{"userId":"x","userId":1}}"#)),
+      document("", stacks: route(#"{"profile":{"userId":12345678901234567890}}"#)),
+      // Keys that a dictionary lookup finds though their bytes differ: the Kelvin sign is "K".
+      document(
+        "",
+        stacks: route(
+          #"{"id":1,"tags":[],"name":null,"\#u{212A}":1}"#, tag: "T.Profile", version: "1")),
+      // The document: a newer schema, unknown and repeated keys, escaped keys, a bad date.
+      Data(
+        (#"{"format":1,"routeSchemaVersion":3,"savedAt":"2027-01-15T08:00:00Z","stacks":{}}"#)
+          .utf8),
+      document(#""extra":1,"#, stacks: home),
+      document(#""format":1,"#, stacks: home),
+      document(#""appBuil\u0064":"x","#, stacks: home),
+      Data((#"{"format":1,"savedAt":"2027-02-30T08:00:00Z","stacks":{}}"#).utf8),
+      Data((#"{"format":2,"savedAt":"2027-01-15T08:00:00Z","stacks":{}}"#).utf8),
+      Data((#"{"format":1,"savedAt":"2027-01-15T08:00:00Z","stacks":{"a":[],"a":[]}}"#).utf8),
+      document(#""split":{"columnVisibility":"sometimes"},"#, stacks: home),
+      document("", stacks: route(#"{"home":{}}"#) + ",1"),
+    ]
+    var generator = SplitMix64(state: 1)
+    for record in Self.records where !Self.plainRecords.contains(record) {
+      let data = Self.document([record], split: false, &generator)
+      #expect(!Self.expectAgreement(data, &fast, record.json), "\(record.json)")
+    }
+    for (index, data) in unanswered.enumerated() {
+      #expect(!Self.expectAgreement(data, &fast, "unanswered \(index)"), "unanswered \(index)")
+    }
+  }
+
+  @Test("a certain match of a payload is a match", arguments: [11, 12] as [UInt64])
+  func payloads(seed: UInt64) throws {
+    var generator = SplitMix64(state: seed)
+    var certain = 0
+    for record in Self.records {
+      let shape = try #require(Self.manifest.route(named: record.tag)?.shape)
+      let value = try JSONValue(parsing: record.json)
+      var mutator = PayloadMutator(vocabulary: shape.vocabulary, generator: generator)
+      for round in 0..<60 {
+        let text = round == 0 ? record.json : mutator.mutate(value)
+        let isCertain = Array(text.utf8).withUnsafeBytes {
+          shape.certainlyMatches(
+            bytes: $0, references: { Self.manifest.route(named: $0)?.shape }, limits: .default)
+        }
+        guard isCertain else { continue }
+        certain += 1
+        let verdict = shape.match(
+          json: text, references: { Self.manifest.route(named: $0)?.shape })
+        #expect(verdict == .matches, "\(record.tag) \(text): \(verdict)")
+      }
+      generator = mutator.generator
+    }
+    #expect(certain > Self.records.count)
+  }
+}
