@@ -96,6 +96,47 @@ struct RedactionDifferentialTests {
     #expect(warm.payload(composed) == first)
   }
 
+  @Test("whole documents redacted on their bytes match decoding, redacting and encoding them")
+  func documents() throws {
+    var generator = SplitMix64(state: 0xD0C5)
+    let documents = DocumentRedactor(redactor)
+    let texts = ["", "3.1 (512)", "q\"uote \\ \u{1}\n", "é e\u{301} 日本 🙂", "\u{7F}"]
+    func route() -> RouteRecord {
+      RouteRecord(
+        tag: texts.randomElement(using: &generator)!,
+        json: Int.random(in: 0..<4, using: &generator) == 0
+          ? texts.randomElement(using: &generator)! : Self.value(depth: 0, using: &generator),
+        version: Bool.random(using: &generator) ? 1 : Int.random(in: 2...9, using: &generator))
+    }
+    for iteration in 0..<600 {
+      var stacks: [String: [RouteRecord]] = [:]
+      for index in 0..<Int.random(in: 0...3, using: &generator) {
+        stacks[texts.randomElement(using: &generator)! + String(index)] =
+          (0..<Int.random(in: 0...6, using: &generator)).map { _ in route() }
+      }
+      let snapshot = SceneSnapshot(
+        metadata: SnapshotMetadata(
+          routeSchemaVersion: Int.random(in: 1...9, using: &generator),
+          appBuild: Bool.random(using: &generator) ? texts.randomElement(using: &generator) : nil,
+          savedAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &generator)))),
+        stacks: stacks,
+        selectedTab: Bool.random(using: &generator) ? route() : nil,
+        split: Bool.random(using: &generator)
+          ? SplitViewSnapshot(
+            sidebarSelection: route(), contentSelection: Bool.random(using: &generator) ? route() : nil,
+            columnVisibility: .all, preferredCompactColumn: .detail) : nil,
+        sheet: Bool.random(using: &generator) ? route() : nil)
+      let expected = redactor.snapshot(snapshot).encoded()
+      let fast = documents.document(snapshot.encoded(), limits: .default)
+      #expect(fast != nil, "iteration \(iteration) left the fast path")
+      #expect(fast == expected, "iteration \(iteration): \(String(decoding: expected, as: UTF8.self))")
+    }
+    // A document written otherwise (here with a space) is left to the decoding path.
+    var spaced = Array(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded())
+    spaced.insert(0x20, at: 1)
+    #expect(documents.document(Data(spaced), limits: .default) == nil)
+  }
+
   /// A random JSON text: objects with keys in varied scripts and cases, arrays, strings with
   /// escapes and non-ASCII text, integers of every size, a few other numbers, whitespace.
   static func value(depth: Int, using generator: inout SplitMix64) -> String {

@@ -176,7 +176,34 @@ struct Redactor: Sendable {
   /// characters as `\u00XX` (lowercase), everything else as UTF-8.
   static func appendString(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
+    appendEscaped(text, to: &output)
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends the contents of ``appendString(_:to:)`` (without the quotes).
+  static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    appendEscapedBytes(text.utf8, to: &output)
+  }
+
+  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes, copying
+  /// the runs that need no escape at once.
+  static func appendEscaped(bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    var run = 0
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      appendEscapedBytes(CollectionOfOne(byte), to: &output)
+      run = index + 1
+    }
+    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run...]))
+  }
+
+  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes.
+  static func appendEscapedBytes(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+    for byte in bytes {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
         output.append(UInt8(ascii: "\\"))
@@ -194,7 +221,6 @@ struct Redactor: Sendable {
       default: output.append(byte)
       }
     }
-    output.append(UInt8(ascii: "\""))
   }
 
   func redact(_ value: JSONValue) -> JSONValue {
@@ -236,7 +262,7 @@ struct Redactor: Sendable {
   }
 
   /// Another UUID, in the same letter case.
-  private func uuid(_ text: String) -> String {
+  func uuid(_ text: String) -> String {
     let digits = Array(SHA256.hex("waypoint-redact/value/\(text.uppercased())"))
     let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }
     let joined = groups.joined(separator: "-")
