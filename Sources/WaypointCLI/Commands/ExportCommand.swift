@@ -154,6 +154,11 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
+    // A document as the store writes it is one line and a strict object: taken as it is.
+    let canonical = document.withUnsafeBytes { bytes in
+      CanonicalDocument(bytes, at: 0, limits: limits)?.end == bytes.count
+    }
+    if canonical { return .success(document) }
     // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
     let oneLine = document.withUnsafeBytes { bytes in
       !bytes.contains { $0 == 0x0A || $0 == 0x0D }

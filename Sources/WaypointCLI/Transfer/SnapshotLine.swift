@@ -34,7 +34,8 @@ enum SnapshotLine {
     json.object { json in
       json.member("id", id)
       json.member("scene", scene)
-      json.member("savedAt", savedAt)
+      json.key("savedAt")
+      json.string(date(savedAt))
       json.key("quarantine")
       if let quarantine {
         json.object { json in
@@ -50,6 +51,17 @@ enum SnapshotLine {
     }
     json.lineBreak()
     return json.take()
+  }
+
+  /// `savedAt` as ``Formatting/date(_:)`` writes it: a whole second from 1970 to 9999 (every save
+  /// time a store holds but hostile ones) by hand, as the snapshot format writes it, anything else
+  /// by Foundation.
+  static func date(_ date: Date) -> String {
+    let interval = date.timeIntervalSince1970
+    guard interval >= 0, interval <= 253_402_300_799, interval.rounded(.down) == interval else {
+      return Formatting.date(date)
+    }
+    return ISO8601Seconds.format(date)
   }
 
   /// The longest line `import` reads: a document at the limit and room for the rest.
