@@ -10,7 +10,7 @@ package enum ISO8601Seconds {
   /// `2026-11-29T12:00:00Z` for a date, truncated to whole seconds, in UTC. Never traps: a date
   /// before year 0 or after year 9999 (a stored value near ±2^63 seconds, infinity) is written as
   /// the nearest representable second, and NaN as 1970-01-01T00:00:00Z.
-  package static func format(_ date: Date) -> String {
+  static func format(_ date: Date) -> String {
     let (year, month, day, hour, minute, second) = components(date)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     var yearText = String(year)
@@ -23,7 +23,7 @@ package enum ISO8601Seconds {
 
   /// The UTC year, month, day, hour, minute and second ``format(_:)`` writes for `date`: the year
   /// within 0...9999, never trapping (see ``format(_:)``).
-  static func components(_ date: Date) -> (
+  package static func components(_ date: Date) -> (
     year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
   ) {
     let seconds = clampedSeconds(date.timeIntervalSince1970)

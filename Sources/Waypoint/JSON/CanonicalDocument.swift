@@ -263,22 +263,37 @@ private struct Scanner {
   private mutating func string() throws(NotCanonical) -> Range<Int> {
     try byte(UInt8(ascii: "\""))
     let start = index
-    while index < bytes.count {
-      let byte = bytes[index]
+    guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+      throw NotCanonical()
+    }
+    let end = bytes.count
+    var at = index
+    while at < end {
+      let byte = base[at]
       if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-        index += 1
+        at += 1
         continue
       }
       switch byte {
       case UInt8(ascii: "\""):
-        index += 1
-        return start..<(index - 1)
+        index = at + 1
+        return start..<at
       case UInt8(ascii: "\\"):
-        try escape()
+        guard at + 1 < end else { throw NotCanonical() }
+        switch base[at + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          at += 2
+        default:
+          index = at
+          try escape()
+          at = index
+        }
       case 0..<0x20:
         throw NotCanonical()
       default:
-        index += try utf8Sequence()
+        index = at
+        at += try utf8Sequence()
       }
     }
     throw NotCanonical()

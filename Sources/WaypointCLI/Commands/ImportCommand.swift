@@ -84,7 +84,7 @@ enum ImportCommand: WaypointCommand {
             _, parsed in
             do throws(StoreError) {
               let id = try importer.insert(
-                parsed.snapshot, document: parsed.document, scene: parsed.scene,
+                document: parsed.document, metadata: parsed.metadata, scene: parsed.scene,
                 quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
