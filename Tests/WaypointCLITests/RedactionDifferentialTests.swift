@@ -118,18 +118,21 @@ struct RedactionDifferentialTests {
         metadata: SnapshotMetadata(
           routeSchemaVersion: Int.random(in: 1...9, using: &generator),
           appBuild: Bool.random(using: &generator) ? texts.randomElement(using: &generator) : nil,
-          savedAt: Date(timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &generator)))),
+          savedAt: Date(
+            timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &generator)))),
         stacks: stacks,
         selectedTab: Bool.random(using: &generator) ? route() : nil,
         split: Bool.random(using: &generator)
           ? SplitViewSnapshot(
-            sidebarSelection: route(), contentSelection: Bool.random(using: &generator) ? route() : nil,
+            sidebarSelection: route(),
+            contentSelection: Bool.random(using: &generator) ? route() : nil,
             columnVisibility: .all, preferredCompactColumn: .detail) : nil,
         sheet: Bool.random(using: &generator) ? route() : nil)
       let expected = redactor.snapshot(snapshot).encoded()
       let fast = documents.document(snapshot.encoded(), limits: .default)
       #expect(fast != nil, "iteration \(iteration) left the fast path")
-      #expect(fast == expected, "iteration \(iteration): \(String(decoding: expected, as: UTF8.self))")
+      #expect(
+        fast == expected, "iteration \(iteration): \(String(decoding: expected, as: UTF8.self))")
     }
     // A document written otherwise (here with a space) is left to the decoding path.
     var spaced = Array(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded())

@@ -34,14 +34,16 @@ struct CanonicalDocumentTests {
         return true
       }
       guard let snapshot = try? SceneSnapshot(decoding: data) else {
-        Issue.record("\(place): recognised but unreadable: \(String(decoding: data, as: UTF8.self))")
+        Issue.record(
+          "\(place): recognised but unreadable: \(String(decoding: data, as: UTF8.self))")
         return true
       }
       #expect(snapshot.encoded() == data, "\(place): \(String(decoding: data, as: UTF8.self))")
       #expect(snapshot.metadata.savedAt == canonical.savedAt, "\(place)")
       #expect(snapshot.metadata.routeSchemaVersion == canonical.routeSchemaVersion, "\(place)")
       #expect(
-        snapshot.metadata.appBuild == canonical.appBuild.map { CanonicalDocument.string(bytes, $0) },
+        snapshot.metadata.appBuild
+          == canonical.appBuild.map { CanonicalDocument.string(bytes, $0) },
         "\(place)")
       let payloads = canonical.payloads.map { CanonicalDocument.string(bytes, $0) }
       #expect(payloads.sorted() == snapshot.routes.map(\.1.json).sorted(), "\(place)")
@@ -55,7 +57,8 @@ struct CanonicalDocumentTests {
     for iteration in 0..<400 {
       let snapshot = randomSnapshot(&generator)
       let written = snapshot.encoded()
-      #expect(checkRecognition(written, "iteration \(iteration)"), "iteration \(iteration) unrecognised")
+      #expect(
+        checkRecognition(written, "iteration \(iteration)"), "iteration \(iteration) unrecognised")
     }
   }
 

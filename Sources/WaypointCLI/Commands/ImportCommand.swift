@@ -79,8 +79,9 @@ enum ImportCommand: WaypointCommand {
     do {
       result = try context.creatingStore { (store, created) throws(CLIError) in
         var result = ImportJSON(store: context.storePath, createdStore: created)
-        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes).
-        var scenes = Set<[UInt8]>()
+        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes),
+        // hashed as data rather than byte by byte.
+        var scenes = Set<Data>()
         let committed = try context.store { () throws(StoreError) in
           try store.importSnapshots { importer throws(StoreError) in
             var next: SnapshotLine.Parsed? = first
@@ -91,7 +92,7 @@ enum ImportCommand: WaypointCommand {
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
               result.imported += 1
-              scenes.insert(SceneID.key(parsed.scene))
+              scenes.insert(Data(parsed.scene.utf8))
               do throws(CLIError) {
                 next = try lines.next()
               } catch {

@@ -167,7 +167,8 @@ struct Redactor: Sendable {
         default: throw StrictJSONReader.Unsure()
         }
       }
-      output.append(contentsOf: String(integer(hash("value", String(negative ? -value : value)))).utf8)
+      output.append(
+        contentsOf: String(integer(hash("value", String(negative ? -value : value)))).utf8)
     }
   }
 
