@@ -32,6 +32,14 @@ func fuzzRedactor(_ data: Data) {
     guard (try? SceneSnapshot(decoding: encoded, limits: .default)) != nil else {
       fatalError("a redacted snapshot does not decode")
     }
+    // A document redacted on its bytes must be what decoding, redacting and encoding it gives.
+    if let fast = DocumentRedactor(redactor).document(data, limits: .default), fast != encoded {
+      fatalError("a document redacted on its bytes differs from the decoded one's")
+    }
+  }
+  // The fast payload path must agree with the JSONValue path whenever it answers.
+  if let fast = redactor.fastPayload(text), fast != redactor.payloadByValue(text) {
+    fatalError("the fast payload redaction differs from the JSONValue one")
   }
 }
 

@@ -287,7 +287,7 @@ struct Benchmark {
 
     // import of a JSON Lines file, then export of the store it made.
     let lines = path("import.jsonl")
-    try writeImportFile(lines, count: settings.importLines)
+    try Self.writeImportFile(lines, count: settings.importLines)
     var imports = Samples()
     var exports = Samples()
     var redacted = Samples()
@@ -333,7 +333,7 @@ struct Benchmark {
   }
 
   /// `count` lines as `waypoint export` writes them, one scene each.
-  private func writeImportFile(_ path: String, count: Int) throws {
+  static func writeImportFile(_ path: String, count: Int) throws {
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     guard let handle = FileHandle(forWritingAtPath: path) else {
       throw BenchError("cannot write \(path)")

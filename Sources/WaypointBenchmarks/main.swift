@@ -4,6 +4,8 @@
 //
 //   swift run -c release waypoint-bench            a readable table (the 1M store is cached)
 //   swift run -c release waypoint-bench --json     one JSON object of figures on stdout
+//   swift run -c release waypoint-bench --import-file PATH [N]   writes the JSON Lines file that
+//     `waypoint import` reads in the full run (N lines, default 50,000), to time the tools by hand
 //   swift run -c release waypoint-bench --quick    small stores, under a minute (CI)
 //   swift run -c release waypoint-bench --navigator [N]   a SceneNavigator's navigation changes
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
@@ -46,6 +48,15 @@ if let index = arguments.firstIndex(of: "--profile") {
 if let index = arguments.firstIndex(of: "--manifest"), index + 1 < arguments.count {
   try RouteManifest(registry: registry).encoded().write(
     to: URL(fileURLWithPath: arguments[index + 1]))
+  exit(0)
+}
+
+// `--import-file PATH [N]`: writes the file `waypoint import` reads in the full run (N lines), to
+// time `import` and `export` by hand.
+if let index = arguments.firstIndex(of: "--import-file"), index + 1 < arguments.count {
+  let lines = arguments.lazy.compactMap { Int($0) }.first ?? Settings.full.importLines
+  try Benchmark.writeImportFile(arguments[index + 1], count: max(0, lines))
+  try? FileManager.default.removeItem(at: directory)
   exit(0)
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// Fast formatting and parsing of the one date form the snapshot format writes,
 /// `YYYY-MM-DDTHH:MM:SSZ` (UTC, whole seconds). Parsing other ISO 8601 forms falls back to
 /// Foundation.
-enum ISO8601Seconds {
+package enum ISO8601Seconds {
   /// The first and last second the format writes: 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
   static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
@@ -23,7 +23,7 @@ enum ISO8601Seconds {
 
   /// The UTC year, month, day, hour, minute and second ``format(_:)`` writes for `date`: the year
   /// within 0...9999, never trapping (see ``format(_:)``).
-  static func components(_ date: Date) -> (
+  package static func components(_ date: Date) -> (
     year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64
   ) {
     let seconds = clampedSeconds(date.timeIntervalSince1970)

@@ -30,6 +30,12 @@ package struct StrictJSONReader {
   /// Whether every byte was read.
   package var atEnd: Bool { index >= bytes.count }
 
+  /// Moves on to `offset`, past bytes the caller has read by other means (a value recognised on its
+  /// own); never back, never past the end.
+  package mutating func advance(to offset: Int) {
+    index = min(max(index, offset), bytes.count)
+  }
+
   func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
   package mutating func skipSpace() {

@@ -41,6 +41,7 @@ enum ExportCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context[redact] ? Redactor(limits: limits) : nil
+    let documents = redactor.map(DocumentRedactor.init)
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -55,7 +56,7 @@ enum ExportCommand: WaypointCommand {
     do throws(CLIError) {
       try context.store { () throws(StoreError) in
         try store.forEachSnapshot { stored in
-          switch line(for: stored, redactor: redactor, limits: limits) {
+          switch line(for: stored, redactor: redactor, documents: documents, limits: limits) {
           case .success(let line):
             do throws(CLIError) {
               try sink.write(line)
@@ -103,13 +104,20 @@ enum ExportCommand: WaypointCommand {
     return .ok
   }
 
-  /// The line for one snapshot, or why it is left out.
-  static func line(for stored: StoredSnapshot, redactor: Redactor?, limits: InputLimits)
-    -> Result<Data, SnapshotLine.Problem>
-  {
+  /// The line for one snapshot, or why it is left out. With `redactor`, `documents` (when given)
+  /// redacts a canonical document on its bytes, to the bytes decoding, redacting and encoding it
+  /// gives.
+  static func line(
+    for stored: StoredSnapshot, redactor: Redactor?, documents: DocumentRedactor? = nil,
+    limits: InputLimits
+  ) -> Result<Data, SnapshotLine.Problem> {
     let info = stored.info
     let document: Data
-    if let redactor {
+    if redactor != nil, let documents, case .read(let data) = stored.document,
+      let redacted = documents.document(data, limits: limits)
+    {
+      document = redacted
+    } else if let redactor {
       switch stored.decoded(limits: limits) {
       case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
       // The reason names no stored value: it is printed and put in the --json summary.
@@ -146,6 +154,11 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
+    // A document as the store writes it is one line and a strict object: taken as it is.
+    let canonical = document.withUnsafeBytes { bytes in
+      CanonicalDocument(bytes, at: 0, limits: limits)?.end == bytes.count
+    }
+    if canonical { return .success(document) }
     // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
     let oneLine = document.withUnsafeBytes { bytes in
       !bytes.contains { $0 == 0x0A || $0 == 0x0D }

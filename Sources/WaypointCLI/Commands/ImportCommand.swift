@@ -11,9 +11,10 @@ enum ImportCommand: WaypointCommand {
       name: "import",
       summary: "Read JSON Lines written by 'waypoint export' into the store as new snapshots.",
       discussion: [
-        "All or nothing: every line is checked before the store is opened, and the snapshots are "
-          + "written in one transaction. A malformed line exits 65 naming its line number, and "
-          + "nothing is written. Each snapshot gets a new id and keeps its scene, document and "
+        "All or nothing: the snapshots are written in one transaction, and a malformed line "
+          + "exits 65 naming its line number with nothing written. Every line is checked before an "
+          + "existing store is opened; a new store is built under a temporary name as the lines are "
+          + "read, and put in place only when all of them are in. Each snapshot gets a new id and keeps its scene, document and "
           + "quarantine mark; nothing is deduplicated or trimmed. Creates the store if nothing "
           + "stands at its path. With -, stdin is first copied to a temporary file (0600), read "
           + "twice like a file, and removed."
@@ -36,6 +37,10 @@ enum ImportCommand: WaypointCommand {
     // What stands at the store path is judged first, even when the input holds nothing.
     try CommandContext.checkStoreFile(context.storePath, mayBeMissing: true)
     let limits = StoreConfiguration().limits
+    // A new store is built in one pass; it is put in place only if every line is in.
+    if OutputFile.existing(context.storePath) == .nothing {
+      return try runCreating(context, path: path, name: name, limits: limits)
+    }
     let progress = Progress(console: context.console, label: "checking \(name)")
     let count = try readLines(path, name: name, limits: limits, progress: progress) { _, _ in true }
     progress.finish()
@@ -49,6 +54,75 @@ enum ImportCommand: WaypointCommand {
         path, name: name, count: count, limits: limits, into: store, created: created,
         context: context)
     }
+    report(result, context)
+    return .ok
+  }
+
+  /// Imports into a store that does not exist yet, reading the file once: the store is built under
+  /// a temporary name while the lines are read and inserted in one transaction, and is put in
+  /// place only when every line is in. What the two passes of an existing store report, this
+  /// reports too: a file without snapshots creates nothing, and a malformed line anywhere in the
+  /// file is the error, even when the store failed first (the rest of the file is then read for it).
+  private static func runCreating(
+    _ context: CommandContext, path: String, name: String, limits: InputLimits
+  ) throws(CLIError) -> ExitCode {
+    let progress = Progress(console: context.console, label: "importing")
+    defer { progress.finish() }
+    var lines = try Lines(path, name: name, limits: limits, progress: progress)
+    defer { lines.close() }
+    guard let first = try lines.next() else {
+      context.note("\(name) holds no snapshots; nothing imported")
+      if context.json { context.printJSON(ImportJSON(store: context.storePath)) }
+      return .ok
+    }
+    let result: ImportJSON
+    do {
+      result = try context.creatingStore { (store, created) throws(CLIError) in
+        var result = ImportJSON(store: context.storePath, createdStore: created)
+        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes),
+        // hashed as data rather than byte by byte.
+        var scenes = Set<Data>()
+        let committed = try context.store { () throws(StoreError) in
+          try store.importSnapshots { importer throws(StoreError) in
+            var next: SnapshotLine.Parsed? = first
+            while let parsed = next {
+              let id = try importer.insert(
+                document: parsed.document, metadata: parsed.metadata, scene: parsed.scene,
+                quarantine: parsed.quarantine)
+              result.firstSnapshot = result.firstSnapshot ?? id
+              result.lastSnapshot = id
+              result.imported += 1
+              scenes.insert(Data(parsed.scene.utf8))
+              do throws(CLIError) {
+                next = try lines.next()
+              } catch {
+                return false
+              }
+            }
+            return true
+          }
+        }
+        if let failure = lines.failure { throw failure }
+        guard committed else { throw .data("\(name): the import was not committed") }
+        result.scenes = scenes.count
+        return result
+      }
+    } catch {
+      if let failure = lines.failure { throw failure }
+      // The store failed: a malformed line further on is what a check of every line first finds.
+      do throws(CLIError) {
+        while try lines.next() != nil {}
+      } catch let malformed {
+        throw malformed
+      }
+      throw error
+    }
+    report(result, context)
+    return .ok
+  }
+
+  /// Prints what an import did.
+  private static func report(_ result: ImportJSON, _ context: CommandContext) {
     if context.json {
       context.printJSON(result)
     } else {
@@ -60,7 +134,6 @@ enum ImportCommand: WaypointCommand {
           + "\(Formatting.count(result.scenes, "scene")) into \(result.store)\(range ?? "")"
           + (result.createdStore ? ", a new store." : "."))
     }
-    return .ok
   }
 
   /// Reads the file's `count` snapshots again and inserts them in one transaction.
@@ -84,7 +157,7 @@ enum ImportCommand: WaypointCommand {
             _, parsed in
             do throws(StoreError) {
               let id = try importer.insert(
-                parsed.snapshot, document: parsed.document, scene: parsed.scene,
+                document: parsed.document, metadata: parsed.metadata, scene: parsed.scene,
                 quarantine: parsed.quarantine)
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
@@ -155,6 +228,66 @@ enum ImportCommand: WaypointCommand {
       guard body(number, parsed) else { break }
     }
     return count
+  }
+
+  /// The snapshot lines of a file, read and parsed one at a time, as ``readLines(_:name:limits:progress:_:)``
+  /// reads them (blank lines skipped, the same errors).
+  private struct Lines {
+    private let handle: FileHandle
+    private var reader: LineReader
+    private let name: String
+    private let limits: InputLimits
+    private let progress: Progress
+    private var count = 0
+    /// The error the reading stopped at, once it did.
+    private(set) var failure: CLIError?
+
+    init(_ path: String, name: String, limits: InputLimits, progress: Progress) throws(CLIError) {
+      handle = try InputFile.open(path)
+      reader = LineReader(handle: handle, maxLineBytes: SnapshotLine.maxLineBytes(limits))
+      self.name = name
+      self.limits = limits
+      self.progress = progress
+    }
+
+    func close() { try? handle.close() }
+
+    /// The next snapshot, `nil` at the end of the file.
+    ///
+    /// - Throws: ``CLIError`` as ``readLines(_:name:limits:progress:_:)`` does; it is kept in
+    ///   ``failure``, and reading stops there.
+    mutating func next() throws(CLIError) -> SnapshotLine.Parsed? {
+      if let failure { throw failure }
+      do throws(CLIError) {
+        while true {
+          let next: (number: Int, bytes: Data)?
+          do throws(LineReader.Failure) {
+            next = try reader.next()
+          } catch {
+            switch error {
+            case .lineTooLong(let number):
+              throw .data(
+                "\(name):\(number): line is longer than \(SnapshotLine.maxLineBytes(limits)) bytes")
+            case .unreadable(let reason):
+              throw CLIError(exitCode: .ioError, message: "\(name): cannot read: \(reason)")
+            }
+          }
+          guard let (number, bytes) = next else { return nil }
+          if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+          do throws(SnapshotLine.Problem) {
+            let parsed = try SnapshotLine.parse(bytes, limits: limits)
+            count += 1
+            progress.update(count)
+            return parsed
+          } catch {
+            throw .data("\(name):\(number): \(error.message)")
+          }
+        }
+      } catch {
+        failure = error
+        throw error
+      }
+    }
   }
 
   /// Copies stdin to a new temporary file (permissions 0600), so that it can be read twice: once

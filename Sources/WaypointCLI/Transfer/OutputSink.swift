@@ -15,7 +15,7 @@ final class OutputSink {
   /// The file, and the temporary file it is written to (`nil` for a pipe or a device).
   private let target: (path: String, temporary: String?, handle: FileHandle, force: Bool)?
   private var buffer = Data()
-  private static let flushSize = 64 << 10
+  private static let flushSize = 1 << 20
 
   /// The sink for stdout.
   init(console: Console) {

@@ -16,6 +16,8 @@ import Waypoint
 /// (a small integer id, a common name) can be found again by hashing candidates.
 struct Redactor: Sendable {
   var limits: InputLimits
+  /// The hashes of the values seen so far, shared by copies of this redactor.
+  let cache = RedactionCache()
 
   func scene(_ id: String) -> String { "scene-" + hash("scene", id) }
 
@@ -57,11 +59,169 @@ struct Redactor: Sendable {
 
   /// A route's JSON with every value replaced. Text that is not JSON (or over the limits) is
   /// replaced whole, as one string.
+  ///
+  /// The payloads Waypoint writes are redacted straight from their bytes (``fastPayload(_:)``);
+  /// anything that reader is not sure of goes through ``payloadByValue(_:)``, which parses the
+  /// payload into a ``/Waypoint/JSONValue`` and writes it back with `JSONEncoder`. Both give the same
+  /// text (tests compare them).
   func payload(_ json: String) -> String {
+    fastPayload(json) ?? payloadByValue(json)
+  }
+
+  /// ``payload(_:)`` through a ``/Waypoint/JSONValue`` parsed by `JSONDecoder` and written by
+  /// `JSONEncoder` (sorted keys, slashes unescaped): the reference the fast way must match.
+  func payloadByValue(_ json: String) -> String {
     guard let value = try? JSONValue(parsing: json, limits: limits) else {
       return JSONValue.string("~" + hash("value", json)).jsonText
     }
     return redact(value).jsonText
+  }
+
+  /// ``payload(_:)`` read straight from the bytes with ``/Waypoint/StrictJSONReader``, writing what
+  /// `JSONEncoder` writes for the redacted value: object members sorted by the UTF-8 bytes of their
+  /// keys, keys escaped as `JSONEncoder` escapes them, integers plainly. `nil` when the payload is
+  /// not in the reader's strict subset, is over the limits, or holds a number that is not a plain
+  /// integer of at most 18 digits (`JSONDecoder`'s reading of those is its own).
+  func fastPayload(_ json: String) -> String? {
+    var json = json
+    return json.withUTF8 { utf8 -> String? in
+      guard utf8.count <= limits.maxPayloadBytes else { return nil }
+      let bytes = UnsafeRawBufferPointer(utf8)
+      var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
+      var output: [UInt8] = []
+      output.reserveCapacity(utf8.count + 16)
+      do throws(StrictJSONReader.Unsure) {
+        try redactValue(&reader, bytes, into: &output)
+        reader.skipSpace()
+        guard reader.atEnd else { return nil }
+      } catch {
+        return nil
+      }
+      return String(decoding: output, as: UTF8.self)
+    }
+  }
+
+  /// Reads one value and appends its redacted JSON to `output`.
+  private func redactValue(
+    _ reader: inout StrictJSONReader, _ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]
+  ) throws(StrictJSONReader.Unsure) {
+    reader.skipSpace()
+    guard !reader.atEnd else { throw StrictJSONReader.Unsure() }
+    switch bytes[reader.index] {
+    case UInt8(ascii: "{"):
+      var members: [(key: String, value: [UInt8])] = []
+      try reader.object { reader, key throws(StrictJSONReader.Unsure) in
+        var value: [UInt8] = []
+        try redactValue(&reader, bytes, into: &value)
+        members.append((key, value))
+      }
+      // JSONEncoder's `.sortedKeys` order outside Apple's compatibility mode: the UTF-8 bytes.
+      members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      output.append(UInt8(ascii: "{"))
+      for (index, member) in members.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        Self.appendString(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(contentsOf: member.value)
+      }
+      output.append(UInt8(ascii: "}"))
+    case UInt8(ascii: "["):
+      output.append(UInt8(ascii: "["))
+      var first = true
+      try reader.array { reader throws(StrictJSONReader.Unsure) in
+        if !first { output.append(UInt8(ascii: ",")) }
+        first = false
+        try redactValue(&reader, bytes, into: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case UInt8(ascii: "\""):
+      let text = try reader.string()
+      output.append(UInt8(ascii: "\""))
+      output.append(contentsOf: (Self.isUUID(text) ? uuid(text) : "~" + hash("value", text)).utf8)
+      output.append(UInt8(ascii: "\""))
+    case UInt8(ascii: "t"):
+      try reader.skipValue()
+      output.append(contentsOf: "true".utf8)
+    case UInt8(ascii: "f"):
+      try reader.skipValue()
+      output.append(contentsOf: "false".utf8)
+    case UInt8(ascii: "n"):
+      try reader.skipValue()
+      output.append(contentsOf: "null".utf8)
+    default:
+      let start = reader.index
+      try reader.number()
+      // A plain integer of at most 18 digits is an Int64 to JSONDecoder; anything else is left to
+      // it.
+      var value: Int64 = 0
+      var negative = false
+      var digits = 0
+      for offset in start..<reader.index {
+        let byte = bytes[offset]
+        switch byte {
+        case UInt8(ascii: "-") where offset == start: negative = true
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+          digits += 1
+          guard digits <= 18 else { throw StrictJSONReader.Unsure() }
+          value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        default: throw StrictJSONReader.Unsure()
+        }
+      }
+      output.append(
+        contentsOf: String(integer(hash("value", String(negative ? -value : value)))).utf8)
+    }
+  }
+
+  /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it with
+  /// `.withoutEscapingSlashes`: `"` and `\` escaped, `\b \f \n \r \t` by name, other control
+  /// characters as `\u00XX` (lowercase), everything else as UTF-8.
+  static func appendString(_ text: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    appendEscaped(text, to: &output)
+    output.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends the contents of ``appendString(_:to:)`` (without the quotes).
+  static func appendEscaped(_ text: String, to output: inout [UInt8]) {
+    appendEscapedBytes(text.utf8, to: &output)
+  }
+
+  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes, copying
+  /// the runs that need no escape at once.
+  static func appendEscaped(bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    var run = 0
+    for index in 0..<bytes.count {
+      let byte = bytes[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      appendEscapedBytes(CollectionOfOne(byte), to: &output)
+      run = index + 1
+    }
+    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run...]))
+  }
+
+  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes.
+  static func appendEscapedBytes(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
+    for byte in bytes {
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+        output.append(UInt8(ascii: "\\"))
+        output.append(byte)
+      case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+      case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+      case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0..<0x20:
+        let digits = Array("0123456789abcdef".utf8)
+        output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30])
+        output.append(digits[Int(byte >> 4)])
+        output.append(digits[Int(byte & 0xF)])
+      default: output.append(byte)
+      }
+    }
   }
 
   func redact(_ value: JSONValue) -> JSONValue {
@@ -76,9 +236,25 @@ struct Redactor: Sendable {
     }
   }
 
-  /// 12 hexadecimal digits of SHA-256 over the kind and the value.
+  /// 12 hexadecimal digits of SHA-256 over the kind and the value. The hashes of values are kept
+  /// in ``cache`` (by their bytes), as the same values come back in snapshot after snapshot.
   private func hash(_ kind: String, _ value: String) -> String {
-    String(SHA256.hex("waypoint-redact/\(kind)/\(value)").prefix(12))
+    let key = kind == "value" ? Array(value.utf8) : nil
+    if let key, let known = cache.hash(of: key) { return known }
+    var prefix = "waypoint-redact/\(kind)/"
+    var value = value
+    let hex = prefix.withUTF8 { prefix in
+      value.withUTF8 { value in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+          SHA256.hash(
+            UnsafeRawBufferPointer(prefix), UnsafeRawBufferPointer(value),
+            into: digest.baseAddress!)
+          return SHA256.hex(Array(digest), count: 12)
+        }
+      }
+    }
+    if let key { cache.remember(hex, for: key) }
+    return hex
   }
 
   /// A non-negative integer below one billion, from hexadecimal digits.
@@ -87,7 +263,7 @@ struct Redactor: Sendable {
   }
 
   /// Another UUID, in the same letter case.
-  private func uuid(_ text: String) -> String {
+  func uuid(_ text: String) -> String {
     let digits = Array(SHA256.hex("waypoint-redact/value/\(text.uppercased())"))
     let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }
     let joined = groups.joined(separator: "-")
@@ -105,5 +281,26 @@ struct Redactor: Sendable {
       }
     }
     return true
+  }
+}
+
+/// The hashes a ``Redactor`` computed for route values, by the value's UTF-8 bytes (not by `String`
+/// equality, under which two spellings of "é" are one key but hash apart). Bounded: it is emptied
+/// when it holds 65,536 values, so that an export's memory stays constant.
+final class RedactionCache: @unchecked Sendable {
+  private let lock = NSLock()
+  private var hashes: [[UInt8]: String] = [:]
+
+  func hash(of value: [UInt8]) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return hashes[value]
+  }
+
+  func remember(_ hash: String, for value: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    if hashes.count >= 1 << 16 { hashes.removeAll(keepingCapacity: true) }
+    hashes[value] = hash
   }
 }

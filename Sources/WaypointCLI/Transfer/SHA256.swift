@@ -1,56 +1,128 @@
 /// SHA-256 (FIPS 180-4), for the stable hashes of `export --redact`. Foundation on Linux has no
 /// digest, and the package takes no dependencies.
+///
+/// A digest is computed over the bytes in place, with its state and message schedule on the stack:
+/// `export --redact` hashes every value of every route, so no call allocates.
 enum SHA256 {
   /// The 32-byte digest of `bytes`.
   static func digest(_ bytes: some Collection<UInt8>) -> [UInt8] {
-    var message = Array(bytes)
-    let bitLength = UInt64(message.count) &* 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) {
-      message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    let message = Array(bytes)
+    return [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+      message.withUnsafeBytes { message in
+        hash(UnsafeRawBufferPointer(start: nil, count: 0), message, into: buffer.baseAddress!)
+      }
+      count = 32
     }
-    var hash = initial
-    var words = [UInt32](repeating: 0, count: 64)
-    for chunk in stride(from: 0, to: message.count, by: 64) {
-      for index in 0..<16 {
-        let base = chunk + index * 4
-        words[index] =
-          UInt32(message[base]) << 24 | UInt32(message[base + 1]) << 16
-          | UInt32(message[base + 2]) << 8 | UInt32(message[base + 3])
+  }
+
+  /// The digest in lowercase hexadecimal.
+  static func hex(_ text: String) -> String {
+    hex(digest(Array(text.utf8)), count: 64)
+  }
+
+  /// The first `count` hexadecimal digits (lowercase) of `digest`.
+  static func hex(_ digest: [UInt8], count: Int) -> String {
+    let count = min(count, digest.count * 2)
+    return String(unsafeUninitializedCapacity: count) { buffer in
+      for index in 0..<count {
+        let byte = digest[index / 2]
+        let nibble = index.isMultiple(of: 2) ? byte >> 4 : byte & 0xF
+        buffer[index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
       }
-      for index in 16..<64 {
-        let s0 =
-          rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-        let s1 =
-          rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
-        words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+      return count
+    }
+  }
+
+  /// Writes the 32-byte digest of the bytes of `first` followed by those of `second` to `output`.
+  static func hash(
+    _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer,
+    into output: UnsafeMutablePointer<UInt8>
+  ) {
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 72) { words in
+      let state = words.baseAddress! + 64
+      for index in 0..<8 { state[index] = initial[index] }
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
+        let block = block.baseAddress!
+        var filled = 0
+        for part in [first, second] where part.count > 0 {
+          for byte in part {
+            block[filled] = byte
+            filled += 1
+            if filled == 64 {
+              compress(block, words.baseAddress!, state)
+              filled = 0
+            }
+          }
+        }
+        let bitLength = UInt64(truncatingIfNeeded: first.count + second.count) &* 8
+        block[filled] = 0x80
+        filled += 1
+        if filled > 56 {
+          while filled < 64 {
+            block[filled] = 0
+            filled += 1
+          }
+          compress(block, words.baseAddress!, state)
+          filled = 0
+        }
+        while filled < 56 {
+          block[filled] = 0
+          filled += 1
+        }
+        for index in 0..<8 {
+          block[56 + index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - index * 8))
+        }
+        compress(block, words.baseAddress!, state)
       }
-      var (a, b, c, d, e, f, g, h) = (
-        hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7]
-      )
+      for index in 0..<32 {
+        output[index] = UInt8(truncatingIfNeeded: state[index / 4] >> UInt32(24 - (index % 4) * 8))
+      }
+    }
+  }
+
+  /// One round of the compression function over the 64-byte `block`.
+  private static func compress(
+    _ block: UnsafePointer<UInt8>, _ words: UnsafeMutablePointer<UInt32>,
+    _ hash: UnsafeMutablePointer<UInt32>
+  ) {
+    for index in 0..<16 {
+      let base = index * 4
+      words[index] =
+        UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
+        | UInt32(block[base + 3])
+    }
+    for index in 16..<64 {
+      let w15 = words[index - 15]
+      let w2 = words[index - 2]
+      let s0 = rotate(w15, 7) ^ rotate(w15, 18) ^ (w15 >> 3)
+      let s1 = rotate(w2, 17) ^ rotate(w2, 19) ^ (w2 >> 10)
+      words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+    }
+    var (a, b, c, d, e, f, g, h) = (
+      hash[0], hash[1], hash[2], hash[3], hash[4], hash[5], hash[6], hash[7]
+    )
+    roundConstants.withUnsafeBufferPointer { constants in
       for index in 0..<64 {
         let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
         let choice = (e & f) ^ (~e & g)
-        let temp1 = h &+ s1 &+ choice &+ roundConstants[index] &+ words[index]
+        let temp1 = h &+ s1 &+ choice &+ constants[index] &+ words[index]
         let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
         let majority = (a & b) ^ (a & c) ^ (b & c)
         let temp2 = s0 &+ majority
         (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
       }
-      for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { hash[index] &+= value }
     }
-    return hash.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - $0 * 8)) } }
+    hash[0] &+= a
+    hash[1] &+= b
+    hash[2] &+= c
+    hash[3] &+= d
+    hash[4] &+= e
+    hash[5] &+= f
+    hash[6] &+= g
+    hash[7] &+= h
   }
 
-  /// The digest in lowercase hexadecimal.
-  static func hex(_ text: String) -> String {
-    digest(Array(text.utf8)).map { byte in
-      let digits = Array("0123456789abcdef")
-      return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-    }.joined()
-  }
-
+  @inline(__always)
   private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
     (value >> count) | (value << (32 - count))
   }

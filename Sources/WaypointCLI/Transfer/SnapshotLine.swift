@@ -14,10 +14,16 @@ enum SnapshotLine {
   /// A line read back.
   struct Parsed {
     var scene: String
-    var snapshot: SceneSnapshot
+    /// The snapshot's metadata (what the store copies into its columns).
+    var metadata: SnapshotMetadata
     var quarantine: Quarantine?
     /// The snapshot's document as the store writes it (`snapshot.encoded()`).
     var document: Data
+
+    /// The snapshot, read back from ``document``.
+    var snapshot: SceneSnapshot {
+      (try? SceneSnapshot(reading: document, limits: .default)) ?? SceneSnapshot(metadata: metadata)
+    }
   }
 
   /// Why a line cannot be imported.
@@ -34,7 +40,8 @@ enum SnapshotLine {
     json.object { json in
       json.member("id", id)
       json.member("scene", scene)
-      json.member("savedAt", savedAt)
+      json.key("savedAt")
+      json.string(date(savedAt))
       json.key("quarantine")
       if let quarantine {
         json.object { json in
@@ -50,6 +57,39 @@ enum SnapshotLine {
     }
     json.lineBreak()
     return json.take()
+  }
+
+  /// `savedAt` as ``Formatting/date(_:)`` writes it: a whole second from 1970 to 9999 (every save
+  /// time a store holds but hostile ones) by hand, as the snapshot format writes it, anything else
+  /// by Foundation.
+  static func date(_ date: Date) -> String {
+    let interval = date.timeIntervalSince1970
+    guard interval >= 0, interval <= 253_402_300_799, interval.rounded(.down) == interval else {
+      return Formatting.date(date)
+    }
+    let (year, month, day, hour, minute, second) = ISO8601Seconds.components(date)
+    return String(unsafeUninitializedCapacity: 20) { text in
+      func digits(_ value: Int64, _ width: Int, at offset: Int) {
+        var value = value
+        for place in stride(from: offset + width - 1, through: offset, by: -1) {
+          text[place] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+          value /= 10
+        }
+      }
+      digits(year, 4, at: 0)
+      text[4] = UInt8(ascii: "-")
+      digits(month, 2, at: 5)
+      text[7] = UInt8(ascii: "-")
+      digits(day, 2, at: 8)
+      text[10] = UInt8(ascii: "T")
+      digits(hour, 2, at: 11)
+      text[13] = UInt8(ascii: ":")
+      digits(minute, 2, at: 14)
+      text[16] = UInt8(ascii: ":")
+      digits(second, 2, at: 17)
+      text[19] = UInt8(ascii: "Z")
+      return 20
+    }
   }
 
   /// The longest line `import` reads: a document at the limit and room for the rest.
@@ -110,8 +150,8 @@ enum SnapshotLine {
       )
     }
     return Parsed(
-      scene: scene, snapshot: snapshot, quarantine: try quarantine(members["quarantine"]),
-      document: written)
+      scene: scene, metadata: snapshot.metadata,
+      quarantine: try quarantine(members["quarantine"]), document: written)
   }
 
   /// The line, when it and its document are in the strict subset of JSON that `StrictJSONReader`
@@ -122,6 +162,8 @@ enum SnapshotLine {
       var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
       var scene: String?
       var snapshot: SceneSnapshot?
+      // A document as the store writes it, taken as it is.
+      var canonical: (metadata: SnapshotMetadata, document: Data)?
       var quarantine: Quarantine?
       do throws(Unsure) {
         try reader.object { reader, key throws(Unsure) in
@@ -133,6 +175,22 @@ enum SnapshotLine {
             // same snapshot when the document holds no key the format does not name.
             reader.skipSpace()
             let start = reader.index
+            // Within the line the document nests one level deeper than on its own.
+            if limits.maxNestingDepth >= 5,
+              let document = CanonicalDocument(bytes, at: start, limits: limits)
+            {
+              reader.advance(to: document.end)
+              canonical = (
+                SnapshotMetadata(
+                  routeSchemaVersion: document.routeSchemaVersion,
+                  appBuild: document.appBuild.map { CanonicalDocument.string(bytes, $0) },
+                  savedAt: document.savedAt),
+                Data(UnsafeRawBufferPointer(rebasing: bytes[start..<document.end]))
+              )
+              snapshot = nil
+              return
+            }
+            canonical = nil
             let read = try SceneSnapshot.strictlyRead(from: &reader, unknownKeys: false)
             guard reader.index - start <= limits.maxDocumentBytes else { throw Unsure() }
             snapshot = read
@@ -147,10 +205,17 @@ enum SnapshotLine {
       } catch {
         return nil
       }
-      guard let scene, SceneID.problem(with: scene) == nil, let snapshot else { return nil }
+      guard let scene, SceneID.problem(with: scene) == nil else { return nil }
+      if let canonical {
+        return Parsed(
+          scene: scene, metadata: canonical.metadata, quarantine: quarantine,
+          document: canonical.document)
+      }
+      guard let snapshot else { return nil }
       let written = snapshot.encoded()
       guard written.count <= limits.maxDocumentBytes else { return nil }
-      return Parsed(scene: scene, snapshot: snapshot, quarantine: quarantine, document: written)
+      return Parsed(
+        scene: scene, metadata: snapshot.metadata, quarantine: quarantine, document: written)
     }
   }
 

@@ -52,8 +52,31 @@ package struct SnapshotImporter {
     return try insert(snapshot, checkedDocument: document, scene: scene, quarantine: quarantine)
   }
 
+  /// Inserts a snapshot as ``insert(_:document:scene:quarantine:)`` does, given its document and
+  /// the metadata the document holds (a tool that recognised the document on its bytes need not
+  /// build the snapshot).
+  ///
+  /// - Throws: as ``insert(_:scene:quarantine:)``.
+  @discardableResult
+  package func insert(
+    document: Data, metadata: SnapshotMetadata, scene: String, quarantine: Quarantine? = nil
+  ) throws(StoreError) -> Int64 {
+    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
+    guard document.count <= limits.maxDocumentBytes else {
+      throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
+    }
+    return try insert(metadata, checkedDocument: document, scene: scene, quarantine: quarantine)
+  }
+
   private func insert(
     _ snapshot: SceneSnapshot, checkedDocument document: Data, scene: String,
+    quarantine: Quarantine?
+  ) throws(StoreError) -> Int64 {
+    try insert(snapshot.metadata, checkedDocument: document, scene: scene, quarantine: quarantine)
+  }
+
+  private func insert(
+    _ metadata: SnapshotMetadata, checkedDocument document: Data, scene: String,
     quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
@@ -63,9 +86,9 @@ package struct SnapshotImporter {
         VALUES (?, ?, ?, ?, ?, ?)
         """,
         [
-          .text(scene), .integer(StoredTime.seconds(snapshot.metadata.savedAt)),
+          .text(scene), .integer(StoredTime.seconds(metadata.savedAt)),
           .integer(Int64(SceneSnapshot.currentFormatVersion)),
-          .integer(Int64(snapshot.metadata.routeSchemaVersion)), .text(snapshot.metadata.appBuild),
+          .integer(Int64(metadata.routeSchemaVersion)), .text(metadata.appBuild),
           .blob(document),
         ])
       let id = database.lastInsertedRowID

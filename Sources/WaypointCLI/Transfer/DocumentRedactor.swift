@@ -1,0 +1,381 @@
+import Foundation
+import Waypoint
+
+/// `export --redact` for one export: redacts whole stored documents on their bytes, giving the
+/// bytes `redactor.snapshot(snapshot).encoded()` gives for the decoded snapshot.
+///
+/// A document recognised as canonical (``/Waypoint/CanonicalDocument``: exactly what `encoded()`
+/// writes) is copied with its app build and each route payload replaced; anything else is left to
+/// the caller (`nil`), which decodes it. A payload whose values are plain (strings without escapes,
+/// integers of at most 18 digits, `true`, `false`, `null`) and whose object keys are ASCII without
+/// escapes, in increasing order, is redacted in one pass; any other payload goes through
+/// ``Redactor/payload(_:)``. The hashes of values are remembered by their bytes in a table of a
+/// fixed size, so that the values that come back in every snapshot are hashed once.
+///
+/// Not for concurrent use: one instance per export.
+final class DocumentRedactor {
+  let redactor: Redactor
+  /// The buffers and the table, moved out of the instance while a document is redacted (so that
+  /// no access to them is checked at run time).
+  private var kept = State()
+  private static let tableSize = 1 << 14
+  private static let prefix = Array("waypoint-redact/value/".utf8)
+
+  fileprivate struct State {
+    var output: [UInt8] = []
+    var unescaped: [UInt8] = []
+    var redacted: [UInt8] = []
+    /// The first 8 bytes of the digest of `waypoint-redact/value/` and the key, by the key's
+    /// bytes.
+    var hashes: [(key: [UInt8], digest: UInt64)?] = Array(repeating: nil, count: tableSize)
+  }
+
+  init(_ redactor: Redactor) {
+    self.redactor = redactor
+  }
+
+  /// The redacted document, or `nil` when `document` is not canonical within `limits`.
+  func document(_ document: Data, limits: InputLimits) -> Data? {
+    var state = State(output: [], unescaped: [], redacted: [], hashes: [])
+    swap(&state, &kept)
+    defer { swap(&state, &kept) }
+    return document.withUnsafeBytes { bytes -> Data? in
+      guard let canonical = CanonicalDocument(bytes, at: 0, limits: limits),
+        canonical.end == bytes.count
+      else { return nil }
+      state.output.removeAll(keepingCapacity: true)
+      var copied = 0
+      if let build = canonical.appBuild {
+        state.output.append(
+          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<build.lowerBound]))
+        Redactor.appendEscaped(
+          redactor.build(CanonicalDocument.string(bytes, build)), to: &state.output)
+        copied = build.upperBound
+      }
+      for range in canonical.payloads {
+        state.output.append(
+          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied..<range.lowerBound]))
+        payload(UnsafeRawBufferPointer(rebasing: bytes[range]), limits: limits, &state)
+        copied = range.upperBound
+      }
+      state.output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[copied...]))
+      return Data(state.output)
+    }
+  }
+
+  /// Appends the redacted payload of the escaped JSON string contents `escaped`, escaped again.
+  private func payload(
+    _ escaped: UnsafeRawBufferPointer, limits: InputLimits, _ state: inout State
+  ) {
+    Self.unescape(escaped, into: &state.unescaped)
+    state.redacted.removeAll(keepingCapacity: true)
+    var unescaped: [UInt8] = []
+    swap(&unescaped, &state.unescaped)
+    defer { swap(&unescaped, &state.unescaped) }
+    let done = unescaped.withUnsafeBytes { text -> Bool in
+      guard text.count <= limits.maxPayloadBytes else { return false }
+      var scanner = PlainPayload(bytes: text, maxDepth: limits.maxNestingDepth)
+      do throws(PlainPayload.Unsure) {
+        try scanner.value(into: &state, redactor)
+        scanner.skipSpace()
+        return scanner.index == text.count
+      } catch {
+        return false
+      }
+    }
+    if done {
+      state.redacted.withUnsafeBytes { Redactor.appendEscaped(bytes: $0, to: &state.output) }
+    } else {
+      let text = String(decoding: unescaped, as: UTF8.self)
+      Redactor.appendEscaped(redactor.payload(text), to: &state.output)
+    }
+  }
+
+  /// Undoes the escapes of a canonical string's contents into `unescaped`.
+  private static func unescape(_ escaped: UnsafeRawBufferPointer, into unescaped: inout [UInt8]) {
+    unescaped.removeAll(keepingCapacity: true)
+    var index = 0
+    var run = 0
+    while index < escaped.count {
+      guard escaped[index] == UInt8(ascii: "\\"), index + 1 < escaped.count else {
+        index += 1
+        continue
+      }
+      unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
+      let escape = escaped[index + 1]
+      index += 2
+      switch escape {
+      case UInt8(ascii: "b"): unescaped.append(0x08)
+      case UInt8(ascii: "f"): unescaped.append(0x0C)
+      case UInt8(ascii: "n"): unescaped.append(0x0A)
+      case UInt8(ascii: "r"): unescaped.append(0x0D)
+      case UInt8(ascii: "t"): unescaped.append(0x09)
+      case UInt8(ascii: "u") where index + 4 <= escaped.count:
+        // `\u00xx`: the only \u escape in a canonical string.
+        func hex(_ byte: UInt8) -> UInt8 { byte <= 0x39 ? byte &- 0x30 : byte &- 0x57 }
+        unescaped.append(hex(escaped[index + 2]) << 4 | hex(escaped[index + 3]))
+        index += 4
+      default: unescaped.append(escape)
+      }
+      run = index
+    }
+    unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
+  }
+
+}
+
+extension DocumentRedactor.State {
+  /// The first 8 bytes of SHA-256 over `waypoint-redact/value/` and `value`, remembered.
+  mutating func digest(_ value: UnsafeRawBufferPointer) -> UInt64 {
+    // FNV-1a picks the slot; the key's bytes are compared in full.
+    var mix: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in value { mix = (mix ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let slot = Int(truncatingIfNeeded: mix >> 3) & (hashes.count - 1)
+    if let entry = hashes[slot], entry.key.elementsEqual(value) { return entry.digest }
+    let digest = DocumentRedactor.prefixDigest(value)
+    hashes[slot] = (Array(value), digest)
+    return digest
+  }
+
+  /// Appends what the redactor writes for a string value without escapes: `"~` and 12 hexadecimal
+  /// digits of the hash, or another UUID for a UUID.
+  mutating func appendString(_ value: UnsafeRawBufferPointer, _ redactor: Redactor) {
+    if value.count == 36, Redactor.isUUID(String(decoding: value, as: UTF8.self)) {
+      Redactor.appendString(redactor.uuid(String(decoding: value, as: UTF8.self)), to: &redacted)
+      return
+    }
+    let digest = digest(value)
+    redacted.append(UInt8(ascii: "\""))
+    redacted.append(UInt8(ascii: "~"))
+    for shift in stride(from: 60, through: 16, by: -4) {
+      let nibble = UInt8(truncatingIfNeeded: digest >> UInt64(shift)) & 0xF
+      redacted.append(nibble < 10 ? 0x30 + nibble : 0x57 + nibble)
+    }
+    redacted.append(UInt8(ascii: "\""))
+  }
+
+  /// Appends what the redactor writes for an integer whose decimal text (as `String(value)` writes
+  /// it) is `digits`: the hash's first 12 hexadecimal digits as a number, modulo one billion.
+  mutating func appendInteger(_ digits: UnsafeRawBufferPointer) {
+    var value = (digest(digits) >> 16) % 1_000_000_000
+    // The decimal digits, written backwards into a small buffer.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+      var count = 0
+      repeat {
+        buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+        value /= 10
+        count += 1
+      } while value > 0
+      redacted.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(20 - count)...]))
+    }
+  }
+
+  mutating func append(_ bytes: StaticString) {
+    redacted.append(
+      contentsOf: UnsafeBufferPointer(start: bytes.utf8Start, count: bytes.utf8CodeUnitCount))
+  }
+
+  mutating func append(_ byte: UInt8) { redacted.append(byte) }
+}
+
+extension DocumentRedactor {
+  /// The first 8 bytes of SHA-256 over `waypoint-redact/value/` and `value`.
+  fileprivate static func prefixDigest(_ value: UnsafeRawBufferPointer) -> UInt64 {
+    prefix.withUnsafeBytes { prefix in
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
+        SHA256.hash(prefix, value, into: out.baseAddress!)
+        var first: UInt64 = 0
+        for index in 0..<8 { first = first << 8 | UInt64(out[index]) }
+        return first
+      }
+    }
+  }
+}
+
+/// Reads a payload whose values are all plain (see ``DocumentRedactor``), writing the redacted
+/// value as it goes; throws ``Unsure`` at anything else.
+private struct PlainPayload {
+  struct Unsure: Error {}
+
+  let bytes: UnsafeRawBufferPointer
+  let maxDepth: Int
+  var index = 0
+  var depth = 0
+
+  init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+  }
+
+  mutating func skipSpace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private mutating func take(_ byte: UInt8) -> Bool {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  private mutating func expect(_ byte: UInt8) throws(Unsure) {
+    guard take(byte) else { throw Unsure() }
+  }
+
+  mutating func value(into sink: inout DocumentRedactor.State, _ redactor: Redactor)
+    throws(Unsure)
+  {
+    skipSpace()
+    guard index < bytes.count else { throw Unsure() }
+    switch bytes[index] {
+    case UInt8(ascii: "{"):
+      index += 1
+      depth += 1
+      guard depth <= maxDepth else { throw Unsure() }
+      sink.append(UInt8(ascii: "{"))
+      if !take(UInt8(ascii: "}")) {
+        var previous: Range<Int>?
+        repeat {
+          skipSpace()
+          let key = try string()
+          // ASCII keys in increasing order: the order JSONEncoder sorts them in, and no two keys
+          // that `String` finds equal.
+          for offset in key where bytes[offset] >= 0x80 { throw Unsure() }
+          if let previous {
+            guard
+              UnsafeRawBufferPointer(rebasing: bytes[previous]).lexicographicallyPrecedes(
+                UnsafeRawBufferPointer(rebasing: bytes[key]))
+            else { throw Unsure() }
+            sink.append(UInt8(ascii: ","))
+          }
+          previous = key
+          // An ASCII key without escapes holds no control character either: written as it is.
+          sink.append(UInt8(ascii: "\""))
+          for offset in key { sink.append(bytes[offset]) }
+          sink.append(UInt8(ascii: "\""))
+          try expect(UInt8(ascii: ":"))
+          sink.append(UInt8(ascii: ":"))
+          try value(into: &sink, redactor)
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+      }
+      sink.append(UInt8(ascii: "}"))
+      depth -= 1
+    case UInt8(ascii: "["):
+      index += 1
+      depth += 1
+      guard depth <= maxDepth else { throw Unsure() }
+      sink.append(UInt8(ascii: "["))
+      if !take(UInt8(ascii: "]")) {
+        var first = true
+        repeat {
+          if !first { sink.append(UInt8(ascii: ",")) }
+          first = false
+          try value(into: &sink, redactor)
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+      }
+      sink.append(UInt8(ascii: "]"))
+      depth -= 1
+    case UInt8(ascii: "\""):
+      let range = try string()
+      sink.appendString(UnsafeRawBufferPointer(rebasing: bytes[range]), redactor)
+    case UInt8(ascii: "t"):
+      try literal("true")
+      sink.append("true")
+    case UInt8(ascii: "f"):
+      try literal("false")
+      sink.append("false")
+    case UInt8(ascii: "n"):
+      try literal("null")
+      sink.append("null")
+    default:
+      try integer(into: &sink)
+    }
+  }
+
+  /// A string without escapes or control characters, of valid UTF-8; its contents' range.
+  private mutating func string() throws(Unsure) -> Range<Int> {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Unsure() }
+    index += 1
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        return start..<(index - 1)
+      }
+      guard byte >= 0x20, byte != UInt8(ascii: "\\") else { throw Unsure() }
+      index += byte < 0x80 ? 1 : try utf8Sequence()
+    }
+    throw Unsure()
+  }
+
+  /// `-?(0|[1-9][0-9]*)` of at most 18 digits, not followed by a fraction or an exponent: an
+  /// `Int64` to `JSONDecoder`, whose `String` is the same text (`-0` aside, left unsure).
+  private mutating func integer(into sink: inout DocumentRedactor.State) throws(Unsure) {
+    let start = index
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    let digitsStart = index
+    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+    let digits = index - digitsStart
+    guard digits > 0, digits <= 18, digits == 1 || bytes[digitsStart] != 0x30 else {
+      throw Unsure()
+    }
+    guard !(digits == 1 && bytes[digitsStart] == 0x30 && digitsStart > start) else {
+      throw Unsure()
+    }
+    if index < bytes.count {
+      let next = bytes[index]
+      guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else { throw Unsure() }
+    }
+    sink.appendInteger(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
+  }
+
+  private mutating func literal(_ word: StaticString) throws(Unsure) {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw Unsure() }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+      throw Unsure()
+    }
+    index += count
+  }
+
+  private func utf8Sequence() throws(Unsure) -> Int {
+    let lead = bytes[index]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      low = 0xA0
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      high = 0x8F
+    default: throw Unsure()
+    }
+    guard index + length <= bytes.count else { throw Unsure() }
+    let second = bytes[index + 1]
+    guard second >= low, second <= high else { throw Unsure() }
+    for offset in 2..<max(2, length) {
+      let byte = bytes[index + offset]
+      guard byte >= 0x80, byte <= 0xBF else { throw Unsure() }
+    }
+    return length
+  }
+}
