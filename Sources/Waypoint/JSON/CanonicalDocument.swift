@@ -249,10 +249,10 @@ private struct Scanner {
   private mutating func date() throws(NotCanonical) -> Date {
     let range = try string()
     guard range.count == 20 else { throw NotCanonical() }
-    let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    guard let date = ISO8601Seconds.parse(text), ISO8601Seconds.format(date) == text else {
-      throw NotCanonical()
-    }
+    // Read on the bytes: the date must be one format(_:) writes back byte for byte.
+    guard
+      let date = ISO8601Seconds.parse(secondsForm: UnsafeRawBufferPointer(rebasing: bytes[range]))
+    else { throw NotCanonical() }
     return date
   }
 
