@@ -280,38 +280,9 @@ package struct StrictJSONReader {
     return value
   }
 
-  /// The length of the valid UTF-8 sequence of two to four bytes at `index` (no overlong forms,
-  /// no surrogates, nothing above U+10FFFF).
+  /// The length of the valid UTF-8 sequence of two to four bytes at `index` (`UTF8Sequence`).
   func utf8Sequence() throws(Unsure) -> Int {
-    let lead = bytes[index]
-    let length: Int
-    var low: UInt8 = 0x80
-    var high: UInt8 = 0xBF
-    switch lead {
-    case 0xC2...0xDF: length = 2
-    case 0xE0:
-      length = 3
-      low = 0xA0
-    case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED:
-      length = 3
-      high = 0x9F
-    case 0xF0:
-      length = 4
-      low = 0x90
-    case 0xF1...0xF3: length = 4
-    case 0xF4:
-      length = 4
-      high = 0x8F
-    default: throw Unsure()
-    }
-    guard index + length <= bytes.count else { throw Unsure() }
-    let second = bytes[index + 1]
-    guard second >= low, second <= high else { throw Unsure() }
-    for offset in 2..<max(2, length) {
-      let byte = bytes[index + offset]
-      guard byte >= 0x80, byte <= 0xBF else { throw Unsure() }
-    }
+    guard let length = UTF8Sequence.length(in: bytes, at: index) else { throw Unsure() }
     return length
   }
 

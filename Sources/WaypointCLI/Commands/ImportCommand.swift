@@ -42,7 +42,7 @@ enum ImportCommand: WaypointCommand {
       return try runCreating(context, path: path, name: name, limits: limits)
     }
     let progress = Progress(console: context.console, label: "checking \(name)")
-    let count = try readLines(path, name: name, limits: limits, progress: progress) { _, _ in true }
+    let count = try readLines(path, name: name, limits: limits, progress: progress) { _ in true }
     progress.finish()
     guard count > 0 else {
       context.note("\(name) holds no snapshots; nothing imported")
@@ -154,7 +154,7 @@ enum ImportCommand: WaypointCommand {
         let again: Int
         do throws(CLIError) {
           again = try readLines(path, name: name, limits: limits, progress: writing) {
-            _, parsed in
+            parsed in
             do throws(StoreError) {
               let id = try importer.insert(
                 document: parsed.document, metadata: parsed.metadata, scene: parsed.scene,
@@ -196,36 +196,14 @@ enum ImportCommand: WaypointCommand {
   ///   line, 74 when reading fails.
   private static func readLines(
     _ path: String, name: String, limits: InputLimits, progress: Progress,
-    _ body: (Int, SnapshotLine.Parsed) -> Bool
+    _ body: (SnapshotLine.Parsed) -> Bool
   ) throws(CLIError) -> Int {
-    let handle = try InputFile.open(path)
-    defer { try? handle.close() }
-    var reader = LineReader(handle: handle, maxLineBytes: SnapshotLine.maxLineBytes(limits))
+    var lines = try Lines(path, name: name, limits: limits, progress: progress)
+    defer { lines.close() }
     var count = 0
-    while true {
-      let next: (number: Int, bytes: Data)?
-      do throws(LineReader.Failure) {
-        next = try reader.next()
-      } catch {
-        switch error {
-        case .lineTooLong(let number):
-          throw .data(
-            "\(name):\(number): line is longer than \(SnapshotLine.maxLineBytes(limits)) bytes")
-        case .unreadable(let reason):
-          throw CLIError(exitCode: .ioError, message: "\(name): cannot read: \(reason)")
-        }
-      }
-      guard let (number, bytes) = next else { break }
-      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-      let parsed: SnapshotLine.Parsed
-      do throws(SnapshotLine.Problem) {
-        parsed = try SnapshotLine.parse(bytes, limits: limits)
-      } catch {
-        throw .data("\(name):\(number): \(error.message)")
-      }
+    while let parsed = try lines.next() {
       count += 1
-      progress.update(count)
-      guard body(number, parsed) else { break }
+      guard body(parsed) else { break }
     }
     return count
   }
