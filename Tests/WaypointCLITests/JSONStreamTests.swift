@@ -197,6 +197,26 @@ struct JSONStreamTests {
     )
   }
 
+  @Test("an export line put together from its parts is the line JSONStream writes, byte for byte")
+  func exportLineFromParts() {
+    let document = SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded()
+    let dates = [
+      Date(timeIntervalSince1970: 1_795_000_000), Date(timeIntervalSince1970: 0.5),
+      Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 253_402_300_799),
+    ]
+    Self.forEachString(count: 500) { text, iteration in
+      let id = [Int64.min, -1, 0, 7, Int64.max][iteration % 5]
+      let savedAt = dates[iteration % dates.count]
+      let quarantine =
+        iteration % 7 == 0 ? Quarantine(.crashLoop, detail: text, since: savedAt) : nil
+      let parts = SnapshotLine.encode(
+        id: id, scene: text, savedAt: savedAt, quarantine: quarantine, document: document)
+      let stream = SnapshotLine.encodeWithStream(
+        id: id, scene: text, savedAt: savedAt, quarantine: quarantine, document: document)
+      return parts == stream
+    }
+  }
+
   @Test("an export line carries any quarantine detail and scene id back through import")
   func exportLineRoundTrip() throws {
     let document = SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded()

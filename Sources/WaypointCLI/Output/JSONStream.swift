@@ -142,6 +142,12 @@ struct JSONStream {
 
   /// `text` as a JSON string literal.
   private mutating func quoted(_ text: String) {
+    Self.appendQuoted(text, to: &bytes)
+  }
+
+  /// `text` as a JSON string literal, as the stream writes it, appended to `bytes`: for a writer
+  /// of one fixed shape that writes its other tokens itself (an export line).
+  static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
     var text = text
     text.withUTF8 { utf8 in
@@ -160,7 +166,7 @@ struct JSONStream {
           continue
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-        escape(length == 3 ? (utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029) : UInt16(byte))
+        escape(length == 3 ? (utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029) : UInt16(byte), to: &bytes)
         index += length
         start = index
       }
@@ -169,7 +175,7 @@ struct JSONStream {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  private mutating func escape(_ unit: UInt16) {
+  private static func escape(_ unit: UInt16, to bytes: inout [UInt8]) {
     switch unit {
     case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
     case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
