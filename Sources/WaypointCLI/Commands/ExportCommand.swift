@@ -53,13 +53,18 @@ enum ExportCommand: WaypointCommand {
     var skipped: [Skipped] = []
     var skippedCount = 0
     var failure: CLIError?
+    var line: [UInt8] = []
     do throws(CLIError) {
       try context.store { () throws(StoreError) in
         try store.forEachSnapshot { stored in
-          switch line(for: stored, redactor: redactor, documents: documents, limits: limits) {
-          case .success(let line):
+          // One buffer for every line.
+          line.removeAll(keepingCapacity: true)
+          switch Self.line(
+            for: stored, redactor: redactor, documents: documents, limits: limits, into: &line)
+          {
+          case .success:
             do throws(CLIError) {
-              try sink.write(line)
+              try sink.write(bytes: line)
             } catch {
               failure = error
               return false
@@ -109,8 +114,8 @@ enum ExportCommand: WaypointCommand {
   /// gives.
   static func line(
     for stored: StoredSnapshot, redactor: Redactor?, documents: DocumentRedactor? = nil,
-    limits: InputLimits
-  ) -> Result<Data, SnapshotLine.Problem> {
+    limits: InputLimits, into bytes: inout [UInt8]
+  ) -> Result<Void, SnapshotLine.Problem> {
     let info = stored.info
     let document: Data
     if redactor != nil, let documents, case .read(let data) = stored.document,
@@ -134,10 +139,10 @@ enum ExportCommand: WaypointCommand {
     if let redactor, let mark = quarantine {
       quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
     }
-    return .success(
-      SnapshotLine.encode(
-        id: info.id, scene: redactor?.scene(info.scene) ?? info.scene, savedAt: info.savedAt,
-        quarantine: quarantine, document: document))
+    SnapshotLine.append(
+      id: info.id, scene: redactor?.scene(info.scene) ?? info.scene, savedAt: info.savedAt,
+      quarantine: quarantine, document: document, to: &bytes)
+    return .success(())
   }
 
   /// The stored document as it is, when it is one JSON object within the limits; compacted onto

@@ -56,6 +56,12 @@ final class OutputSink {
     if buffer.count >= Self.flushSize { try flush() }
   }
 
+  /// Writes `bytes` as ``write(_:)`` writes data, without making a `Data` of them first.
+  func write(bytes: [UInt8]) throws(CLIError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.flushSize { try flush() }
+  }
+
   /// Writes what is buffered and, for a file, puts it in place.
   func finish() throws(CLIError) {
     try flush()

@@ -38,12 +38,26 @@ enum SnapshotLine {
   static func encode(
     id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?, document: Data
   ) -> Data {
-    guard quarantine == nil else {
-      return encodeWithStream(
-        id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: document)
-    }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(document.count + 2 * scene.utf8.count + 96)
+    append(
+      id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: document,
+      to: &bytes)
+    return Data(bytes)
+  }
+
+  /// Appends the line ``encode(id:scene:savedAt:quarantine:document:)`` gives to `bytes`: a
+  /// writer of many lines reuses one buffer.
+  static func append(
+    id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?, document: Data,
+    to bytes: inout [UInt8]
+  ) {
+    guard quarantine == nil else {
+      bytes.append(
+        contentsOf: encodeWithStream(
+          id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: document))
+      return
+    }
+    bytes.reserveCapacity(bytes.count + document.count + 2 * scene.utf8.count + 96)
     bytes.append(contentsOf: #"{"id":"#.utf8)
     bytes.append(contentsOf: String(id).utf8)
     bytes.append(contentsOf: #","scene":"#.utf8)
@@ -53,7 +67,6 @@ enum SnapshotLine {
     bytes.append(contentsOf: #","quarantine":null,"document":"#.utf8)
     document.withUnsafeBytes { bytes.append(contentsOf: $0) }
     bytes.append(contentsOf: "}\n".utf8)
-    return Data(bytes)
   }
 
   /// The line ``encode(id:scene:savedAt:quarantine:document:)`` writes, written by
