@@ -235,14 +235,18 @@ private struct Scanner {
   /// A non-negative integer as `JSONWriter` writes it: `0` or no leading zero, at most 18 digits.
   private mutating func integer() throws(NotCanonical) -> Int {
     let start = index
-    var value = 0
+    // Counted in 64 bits (18 digits fit), then taken as an `Int` only when it is one: a 32-bit
+    // `Int` (watchOS) must not trap on a stored number.
+    var value: Int64 = 0
     while let digit = peek(), digit >= 0x30, digit <= 0x39 {
       guard index - start < 18 else { throw NotCanonical() }
-      value = value * 10 + Int(digit - 0x30)
+      value = value * 10 + Int64(digit - 0x30)
       index += 1
     }
-    guard index > start, index - start == 1 || bytes[start] != 0x30 else { throw NotCanonical() }
-    return value
+    guard index > start, index - start == 1 || bytes[start] != 0x30,
+      let integer = Int(exactly: value)
+    else { throw NotCanonical() }
+    return integer
   }
 
   /// `"YYYY-MM-DDTHH:MM:SSZ"`, a real date written back the same.

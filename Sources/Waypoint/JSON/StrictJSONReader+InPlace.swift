@@ -27,8 +27,8 @@ extension StrictJSONReader {
     throw Unsure()
   }
 
-  /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits), not followed by a
-  /// fraction or an exponent, as ``integer()`` reads it but as an `Int64` on every platform.
+  /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits, so that it fits), not
+  /// followed by a fraction or an exponent, as an `Int64` on every platform.
   mutating func integer64() throws(Unsure) -> Int64 {
     skipSpace()
     var negative = false

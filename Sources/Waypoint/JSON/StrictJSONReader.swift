@@ -114,29 +114,12 @@ package struct StrictJSONReader {
   /// Leaves a level entered with ``enter()``.
   mutating func leave() { depth -= 1 }
 
-  /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits).
+  /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits), read in 64 bits as
+  /// ``integer64()`` reads it; one that an `Int` cannot hold (a 32-bit `Int`, on watchOS) is
+  /// unsure, never a trap.
   package mutating func integer() throws(Unsure) -> Int {
-    skipSpace()
-    var negative = false
-    if peek() == UInt8(ascii: "-") {
-      negative = true
-      index += 1
-    }
-    let start = index
-    var value = 0
-    while let byte = peek(), byte >= 0x30, byte <= 0x39 {
-      // Checked before the digit is added: 18 digits stay below Int.max, a 19th could pass it.
-      guard index - start < 18 else { throw Unsure() }
-      value = value * 10 + Int(byte - 0x30)
-      index += 1
-    }
-    let count = index - start
-    guard count > 0, count == 1 || bytes[start] != 0x30 else { throw Unsure() }
-    // A fraction or an exponent: JSONDecoder's reading of it is its own.
-    if let byte = peek(), byte == UInt8(ascii: ".") || byte | 0x20 == UInt8(ascii: "e") {
-      throw Unsure()
-    }
-    return negative ? -value : value
+    guard let value = Int(exactly: try integer64()) else { throw Unsure() }
+    return value
   }
 
   /// A number in plain form (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]{1,2})?`, at most 17
