@@ -54,36 +54,41 @@ package struct CanonicalDocument {
     let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
     guard raw.contains(UInt8(ascii: "\\")) else { return String(decoding: raw, as: UTF8.self) }
     var text: [UInt8] = []
-    text.reserveCapacity(raw.count)
-    var index = 0
-    while index < raw.count {
-      let byte = raw[index]
-      index += 1
-      guard byte == UInt8(ascii: "\\"), index < raw.count else {
-        text.append(byte)
-        continue
-      }
-      let escape = raw[index]
-      index += 1
-      switch escape {
-      case UInt8(ascii: "b"): text.append(0x08)
-      case UInt8(ascii: "f"): text.append(0x0C)
-      case UInt8(ascii: "n"): text.append(0x0A)
-      case UInt8(ascii: "r"): text.append(0x0D)
-      case UInt8(ascii: "t"): text.append(0x09)
-      case UInt8(ascii: "u"):
-        // `\u00XX`, a control character (the only \u escape a canonical string holds).
-        guard index + 4 <= raw.count else { return String(decoding: text, as: UTF8.self) }
-        text.append((hexValue(raw[index + 2]) << 4) | hexValue(raw[index + 3]))
-        index += 4
-      default: text.append(escape)
-      }
-    }
+    unescape(raw, into: &text)
     return String(decoding: text, as: UTF8.self)
   }
 
-  private static func hexValue(_ byte: UInt8) -> UInt8 {
-    byte <= UInt8(ascii: "9") ? byte &- 0x30 : byte &- 0x57
+  /// Undoes the escapes of a canonical string's contents (`\b \f \n \r \t`, `\"`, `\\` and
+  /// `\u00xx`, the only ones ``SceneSnapshot/encoded()`` writes) into `unescaped`, which is emptied
+  /// first: a caller unescaping many strings reuses one buffer.
+  package static func unescape(_ escaped: UnsafeRawBufferPointer, into unescaped: inout [UInt8]) {
+    unescaped.removeAll(keepingCapacity: true)
+    unescaped.reserveCapacity(escaped.count)
+    var index = 0
+    var run = 0
+    while index < escaped.count {
+      guard escaped[index] == UInt8(ascii: "\\"), index + 1 < escaped.count else {
+        index += 1
+        continue
+      }
+      unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
+      let escape = escaped[index + 1]
+      index += 2
+      switch escape {
+      case UInt8(ascii: "b"): unescaped.append(0x08)
+      case UInt8(ascii: "f"): unescaped.append(0x0C)
+      case UInt8(ascii: "n"): unescaped.append(0x0A)
+      case UInt8(ascii: "r"): unescaped.append(0x0D)
+      case UInt8(ascii: "t"): unescaped.append(0x09)
+      case UInt8(ascii: "u") where index + 4 <= escaped.count:
+        func hex(_ byte: UInt8) -> UInt8 { byte <= 0x39 ? byte &- 0x30 : byte &- 0x57 }
+        unescaped.append(hex(escaped[index + 2]) << 4 | hex(escaped[index + 3]))
+        index += 4
+      default: unescaped.append(escape)
+      }
+      run = index
+    }
+    unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
   }
 }
 

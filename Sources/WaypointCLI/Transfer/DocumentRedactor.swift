@@ -67,7 +67,7 @@ final class DocumentRedactor {
   private func payload(
     _ escaped: UnsafeRawBufferPointer, limits: InputLimits, _ state: inout State
   ) {
-    Self.unescape(escaped, into: &state.unescaped)
+    CanonicalDocument.unescape(escaped, into: &state.unescaped)
     state.redacted.removeAll(keepingCapacity: true)
     var unescaped: [UInt8] = []
     swap(&unescaped, &state.unescaped)
@@ -90,38 +90,6 @@ final class DocumentRedactor {
       Redactor.appendEscaped(redactor.payload(text), to: &state.output)
     }
   }
-
-  /// Undoes the escapes of a canonical string's contents into `unescaped`.
-  private static func unescape(_ escaped: UnsafeRawBufferPointer, into unescaped: inout [UInt8]) {
-    unescaped.removeAll(keepingCapacity: true)
-    var index = 0
-    var run = 0
-    while index < escaped.count {
-      guard escaped[index] == UInt8(ascii: "\\"), index + 1 < escaped.count else {
-        index += 1
-        continue
-      }
-      unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
-      let escape = escaped[index + 1]
-      index += 2
-      switch escape {
-      case UInt8(ascii: "b"): unescaped.append(0x08)
-      case UInt8(ascii: "f"): unescaped.append(0x0C)
-      case UInt8(ascii: "n"): unescaped.append(0x0A)
-      case UInt8(ascii: "r"): unescaped.append(0x0D)
-      case UInt8(ascii: "t"): unescaped.append(0x09)
-      case UInt8(ascii: "u") where index + 4 <= escaped.count:
-        // `\u00xx`: the only \u escape in a canonical string.
-        func hex(_ byte: UInt8) -> UInt8 { byte <= 0x39 ? byte &- 0x30 : byte &- 0x57 }
-        unescaped.append(hex(escaped[index + 2]) << 4 | hex(escaped[index + 3]))
-        index += 4
-      default: unescaped.append(escape)
-      }
-      run = index
-    }
-    unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
-  }
-
 }
 
 extension DocumentRedactor.State {
