@@ -66,24 +66,7 @@ struct JSONWriter: ~Copyable {
 
   mutating func integer(_ value: Int) {
     separate()
-    reserve(21)
-    if value < 0 {
-      base[count] = 0x2D
-      count += 1
-    }
-    // The magnitude: Int.min has one too.
-    var magnitude = value.magnitude
-    var length = 1
-    var probe = magnitude
-    while probe >= 10 {
-      probe /= 10
-      length += 1
-    }
-    for index in stride(from: length - 1, through: 0, by: -1) {
-      base[count + index] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-      magnitude /= 10
-    }
-    count += length
+    digits(value)
   }
 
   /// A date as the string `YYYY-MM-DDTHH:MM:SSZ` (``ISO8601Seconds/format(_:)``'s text, 20
@@ -123,65 +106,152 @@ struct JSONWriter: ~Copyable {
 
   mutating func string(_ value: String) {
     separate()
+    quoted(value)
+  }
+
+  /// `value` as a JSON string, with no separator before it: the caller placed it (after a
+  /// ``raw(_:)`` fragment that ends in a colon, say).
+  mutating func quoted(_ value: String) {
+    // A native string's bytes are read where they are; any other is made contiguous first.
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable { quoted(utf8: $0) }
+    guard written == nil else { return }
     var value = value
-    value.withUTF8 { utf8 in
-      // At most six bytes per byte (`\u00XX`) and the quotes.
-      reserve(utf8.count * 6 + 2)
-      var out = base + count
-      out.pointee = 0x22
-      out += 1
-      guard let source = utf8.baseAddress else {
-        out.pointee = 0x22
-        count = out + 1 - base
-        return
-      }
-      // Most text needs no escape: copy runs of plain bytes at once, found eight bytes a step.
-      let length = utf8.count
-      var start = 0
+    value.withUTF8 { quoted(utf8: $0) }
+  }
+
+  /// Writes `utf8` between quotes, escaped. Eight bytes are read and stored at once, escapes or
+  /// not: the word lands whole at the output, and when one of its bytes needs an escape, the
+  /// output moves on only to that byte, whose escape overwrites what followed it.
+  private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
+    let length = utf8.count
+    // At most six bytes per byte (`\u00XX`), the quotes, and the slack of a whole word stored
+    // where fewer bytes remain.
+    reserve(length * 6 + 10)
+    var out = base + count
+    out.pointee = 0x22
+    out += 1
+    if let source = utf8.baseAddress {
       var index = 0
       while index < length {
-        if length - index >= 8 {
-          let word = UInt64(
+        let remaining = length - index
+        let word: UInt64
+        let step: Int
+        let flags: UInt64
+        if remaining >= 8 {
+          word = UInt64(
             littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
-          let found = Self.escapedBytes(in: word)
-          guard found != 0 else {
-            index += 8
-            continue
-          }
-          // The lowest flagged byte is the first to escape (a false flag only ever follows a
-          // true one).
-          index += found.trailingZeroBitCount >> 3
+          step = 8
+          flags = Self.escapedBytes(in: word)
         } else {
-          let byte = source[index]
-          guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
-            index += 1
-            continue
+          // The last bytes, in a word whose unused high bytes are zero (flagged as control
+          // characters, and masked off): the string's last eight bytes shifted down when it has
+          // eight, else read one by one (never past the string's end).
+          if length >= 8 {
+            let last = UInt64(
+              littleEndian: UnsafeRawPointer(source + length - 8).loadUnaligned(as: UInt64.self))
+            word = last >> (UInt64(8 - remaining) &* 8)
+          } else {
+            var bytes: UInt64 = 0
+            for offset in 0..<remaining {
+              bytes |= UInt64(source[index + offset]) << (UInt64(offset) &* 8)
+            }
+            word = bytes
           }
+          step = remaining
+          flags = Self.escapedBytes(in: word) & ((1 << (UInt64(remaining) &* 8)) &- 1)
         }
-        let byte = source[index]
-        Self.copy(source + start, count: index - start, to: &out)
-        out = Self.escape(byte, at: out)
-        index += 1
-        start = index
+        UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
+        guard flags != 0 else {
+          out += step
+          index += step
+          continue
+        }
+        // The lowest flagged byte is the first to escape (a false flag only ever follows a
+        // true one).
+        let offset = flags.trailingZeroBitCount >> 3
+        let byte = source[index + offset]
+        if byte == 0x22 || byte == 0x5C {
+          // The usual escape in a route's JSON: a backslash before the byte itself.
+          out[offset] = 0x5C
+          out[offset + 1] = byte
+          out += offset + 2
+        } else {
+          out = Self.escape(byte, at: out + offset)
+        }
+        index += offset + 1
       }
-      Self.copy(source + start, count: length - start, to: &out)
-      out.pointee = 0x22
-      count = out + 1 - base
+    }
+    out.pointee = 0x22
+    count = out + 1 - base
+  }
+
+  /// Up to sixteen bytes of fixed JSON text (punctuation, and keys with nothing to escape), kept
+  /// as two little-endian words so that writing it takes two stores.
+  struct Fragment: Sendable {
+    let low: UInt64
+    let high: UInt64
+    let count: Int
+
+    /// Makes a fragment of `text`, which must be 16 bytes or fewer (checked in debug builds).
+    init(_ text: StaticString) {
+      assert(text.hasPointerRepresentation && text.utf8CodeUnitCount <= 16)
+      var low: UInt64 = 0
+      var high: UInt64 = 0
+      let count = min(16, text.utf8CodeUnitCount)
+      for index in 0..<count {
+        let byte = UInt64(text.utf8Start[index])
+        if index < 8 {
+          low |= byte << (UInt64(index) * 8)
+        } else {
+          high |= byte << (UInt64(index - 8) * 8)
+        }
+      }
+      self.low = low
+      self.high = high
+      self.count = count
     }
   }
 
-  /// Copies a run of plain bytes and moves `out` past it: byte by byte when it is short (most runs
-  /// between the quotes of a route's JSON are), where a call to `memmove` costs more.
+  /// Writes `fragment`'s bytes as they are, with no separator and no bookkeeping of containers:
+  /// the caller keeps the text well formed (a whole object written by hand, say).
   @inline(__always)
-  private static func copy(
-    _ source: UnsafePointer<UInt8>, count: Int, to out: inout UnsafeMutablePointer<UInt8>
-  ) {
-    if count > 16 {
-      out.update(from: source, count: count)
-    } else {
-      for index in 0..<count { out[index] = source[index] }
+  mutating func raw(_ fragment: Fragment) {
+    reserve(16)
+    let out = UnsafeMutableRawPointer(base + count)
+    out.storeBytes(of: fragment.low.littleEndian, as: UInt64.self)
+    out.storeBytes(of: fragment.high.littleEndian, toByteOffset: 8, as: UInt64.self)
+    count += fragment.count
+  }
+
+  /// Writes `fragment` as a value of the open container: the comma before it when one is needed,
+  /// then its bytes (an object written by hand, for one, starts with such a fragment).
+  @inline(__always)
+  mutating func rawValue(_ fragment: Fragment) {
+    separate()
+    raw(fragment)
+  }
+
+  /// An integer's digits (after a `-` for a negative one), with no separator: after a
+  /// ``raw(_:)`` fragment that ends in a key.
+  mutating func digits(_ value: Int) {
+    reserve(21)
+    if value < 0 {
+      base[count] = 0x2D
+      count += 1
     }
-    out += count
+    // The magnitude: Int.min has one too.
+    var magnitude = value.magnitude
+    var length = 1
+    var probe = magnitude
+    while probe >= 10 {
+      probe /= 10
+      length += 1
+    }
+    for index in stride(from: length - 1, through: 0, by: -1) {
+      base[count + index] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+      magnitude /= 10
+    }
+    count += length
   }
 
   /// The high bit of each byte of `word` (first byte lowest) that must be escaped: below 0x20, `"`
@@ -228,8 +298,14 @@ struct JSONWriter: ~Copyable {
   }
 
   /// Makes room for `extra` more bytes.
+  @inline(__always)
   private mutating func reserve(_ extra: Int) {
     guard count + extra > capacity else { return }
+    grow(toHold: extra)
+  }
+
+  /// Moves the bytes to a buffer twice as large, or as large as `extra` more bytes need.
+  private mutating func grow(toHold extra: Int) {
     let grown = max(capacity * 2, count + extra)
     let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
     larger.update(from: base, count: count)

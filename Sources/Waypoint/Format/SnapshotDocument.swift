@@ -180,7 +180,11 @@ extension SceneSnapshot {
     for (name, records) in stacks.sorted(by: { $0.key < $1.key }) {
       writer.key(name)
       writer.beginArray()
-      for record in records { Self.write(record, to: &writer) }
+      // Borrowed where they stand: a record copied out retains and releases its strings.
+      records.withUnsafeBufferPointer { records in
+        guard let first = records.baseAddress else { return }
+        for index in records.indices { Self.write(first + index, to: &writer) }
+      }
       writer.endArray()
     }
     writer.endObject()
@@ -188,17 +192,34 @@ extension SceneSnapshot {
     return (writer.data, savedAt)
   }
 
+  /// The fixed text around a route record's strings.
+  private enum RecordText {
+    static let open = JSONWriter.Fragment(#"{"json":"#)
+    static let tag = JSONWriter.Fragment(#","tag":"#)
+    static let version = JSONWriter.Fragment(#","version":"#)
+    static let close = JSONWriter.Fragment("}")
+  }
+
+  /// A route record's object, `{"json":…,"tag":…}` and `"version"` when it is not 1 (keys
+  /// sorted), written as fixed fragments around the two strings.
   private static func write(_ record: RouteRecord, to writer: inout JSONWriter) {
-    writer.beginObject()
-    writer.key(literal: "json")
-    writer.string(record.json)
-    writer.key(literal: "tag")
-    writer.string(record.tag)
-    if record.version != 1 {
-      writer.key(literal: "version")
-      writer.integer(record.version)
+    withUnsafePointer(to: record) { write($0, to: &writer) }
+  }
+
+  /// The record at `record`, read where it stands: a record copied out of its array retains and
+  /// releases its strings and its failure.
+  @inline(__always)
+  private static func write(_ record: UnsafePointer<RouteRecord>, to writer: inout JSONWriter) {
+    writer.rawValue(RecordText.open)
+    writer.quoted(record.pointee.json)
+    writer.raw(RecordText.tag)
+    writer.quoted(record.pointee.tag)
+    let version = record.pointee.version
+    if version != 1 {
+      writer.raw(RecordText.version)
+      writer.digits(version)
     }
-    writer.endObject()
+    writer.raw(RecordText.close)
   }
 
   /// The document as `JSONEncoder` writes it; ``encoded()`` must give the same bytes (tests).

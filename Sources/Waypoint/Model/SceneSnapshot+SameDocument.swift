@@ -28,13 +28,23 @@ extension SceneSnapshot {
       // Looked up by Swift's equality, then the key itself compared by its bytes.
       guard let index = other.stacks.index(forKey: name) else { return false }
       let (otherName, otherRecords) = other.stacks[index]
-      guard Self.same(name, otherName), records.count == otherRecords.count else { return false }
-      // By index, each record borrowed where it stands: no copies on the way.
-      for index in records.indices {
-        guard Self.same(records[index], otherRecords[index]) else { return false }
-      }
+      guard Self.same(name, otherName), Self.same(records, otherRecords) else { return false }
     }
     return true
+  }
+
+  /// Whether two stacks hold the same records, walked in their arrays' storage: a record copied
+  /// out of an array costs a retain and a release of each of its strings.
+  private static func same(_ records: [RouteRecord], _ other: [RouteRecord]) -> Bool {
+    records.withUnsafeBufferPointer { mine in
+      other.withUnsafeBufferPointer { theirs in
+        guard mine.count == theirs.count else { return false }
+        for index in mine.indices {
+          guard same(mine[index], theirs[index]) else { return false }
+        }
+        return true
+      }
+    }
   }
 
   private static func same(_ record: RouteRecord?, _ other: RouteRecord?) -> Bool {
@@ -46,8 +56,8 @@ extension SceneSnapshot {
   }
 
   private static func same(_ record: RouteRecord, _ other: RouteRecord) -> Bool {
-    record.version == other.version && record.failure == nil && same(record.tag, other.tag)
-      && same(record.json, other.json)
+    guard record.version == other.version, case .none = record.failure else { return false }
+    return same(record.tag, other.tag) && same(record.json, other.json)
   }
 
   private static func same(_ text: String?, _ other: String?) -> Bool {
@@ -58,15 +68,21 @@ extension SceneSnapshot {
     }
   }
 
+  /// Whether two strings have the same UTF-8 bytes, read in place (a native string's bytes are
+  /// contiguous; any other is compared byte by byte).
   private static func same(_ text: String, _ other: String) -> Bool {
-    var text = text
-    var other = other
-    return text.withUTF8 { mine in
-      other.withUTF8 { theirs in
-        guard mine.count == theirs.count else { return false }
-        guard let left = mine.baseAddress, let right = theirs.baseAddress else { return true }
-        return left == right || memcmp(left, right, mine.count) == 0
+    let mine = text.utf8
+    let theirs = other.utf8
+    guard mine.count == theirs.count else { return false }
+    let compared = mine.withContiguousStorageIfAvailable { left in
+      theirs.withContiguousStorageIfAvailable { right -> Bool in
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+          return true
+        }
+        return leftBase == rightBase || memcmp(leftBase, rightBase, left.count) == 0
       }
     }
+    guard let compared, let compared else { return mine.elementsEqual(theirs) }
+    return compared
   }
 }
