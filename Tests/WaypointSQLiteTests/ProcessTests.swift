@@ -37,6 +37,31 @@ struct ProcessTests {
   }
 
   @Test(
+    "another process's commit is seen by an unchanged save that checks the WAL index's header: it writes"
+  )
+  func otherProcessCommitSeenByUnchangedSave() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    let mine = { (offset: Double) in
+      try snapshot([.item(id: 7)], savedAt: Date(timeIntervalSince1970: 1_800_000_000 + offset))
+    }
+    _ = try store.save(try mine(0), scene: "A")
+    // Unchanged: answered from the connection's cache, the header unchanged since its commit.
+    #expect(!(try store.save(try mine(1), scene: "A").wrote))
+    for round in 1...3 {
+      let (helper, output) = try startHelper(["save", path, "A", "1"])
+      let lines = readLines(output) { _ in false }
+      helper.waitUntilExit()
+      #expect(helper.terminationStatus == 0 && lines.count == 1, "round \(round)")
+      // The other process's snapshot is now the latest: the same state must be written again.
+      let again = try store.save(try mine(Double(round * 10)), scene: "A")
+      #expect(again.wrote, "round \(round)")
+      #expect(
+        !(try store.save(try mine(Double(round * 10 + 1)), scene: "A").wrote), "round \(round)")
+    }
+  }
+
+  @Test(
     "a lock held by another process past the timeout makes save throw busy; restore still reads")
   func lockHeldElsewhere() throws {
     let path = directory.path()

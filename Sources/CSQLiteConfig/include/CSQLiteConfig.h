@@ -7,4 +7,17 @@
 /// that it does not clash with the SDK's `SQLite3` module on Apple platforms.
 int waypoint_sqlite3_db_config_int(void *db, int op, int value, int *result);
 
+/// Copies the header of the WAL index of `db`'s main database (the first 48 bytes of its `-shm`
+/// file, as https://sqlite.org/walformat.html specifies them) into `header`, which must hold 48
+/// bytes. SQLite rewrites that header on every commit of any connection, in any process, with a
+/// counter it increments (`iChange`, the native-endian 32-bit word at offset 8).
+///
+/// Reads the region the connection has already mapped (`xShmMap` without extending it), the two
+/// copies of the header with SQLite's own memory barrier between them, as SQLite's readers do, and
+/// takes no lock and makes no system call. Returns `SQLITE_OK` when both copies agree and are
+/// initialised; `SQLITE_BUSY` when they differ (a commit is writing them); `SQLITE_NOTFOUND` when
+/// the connection has no WAL index mapped (not in WAL mode, or a VFS without shared memory); or the
+/// VFS's error.
+int waypoint_wal_index_header(void *db, unsigned char *header);
+
 #endif

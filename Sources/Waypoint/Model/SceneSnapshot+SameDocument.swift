@@ -71,6 +71,17 @@ extension SceneSnapshot {
   /// Whether two strings have the same UTF-8 bytes, read in place (a native string's bytes are
   /// contiguous; any other is compared byte by byte).
   private static func same(_ text: String, _ other: String) -> Bool {
+    // The same representation is the same storage, or the same small string held inline: equal
+    // bytes, told without reading them (a snapshot saved again is usually a copy of the last).
+    let identical = withUnsafeBytes(of: text) { left in
+      withUnsafeBytes(of: other) { right in
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+          return false
+        }
+        return left.count == right.count && memcmp(leftBase, rightBase, left.count) == 0
+      }
+    }
+    if identical { return true }
     let mine = text.utf8
     let theirs = other.utf8
     guard mine.count == theirs.count else { return false }

@@ -192,6 +192,44 @@ final class Database {
     return try statement.step() ? statement.int64(0) : 0
   }
 
+  /// The header of the file's WAL index (the `-shm` file), which SQLite rewrites on every commit
+  /// of any connection: while it stays the same, nobody has committed. 48 bytes, compared whole;
+  /// their layout is SQLite's (https://sqlite.org/walformat.html).
+  struct WALIndexHeader: Equatable {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+
+    /// The commit counter (`iChange`): one more after each commit.
+    var change: UInt32 {
+      withUnsafeBytes(of: words) { $0.load(fromByteOffset: 8, as: UInt32.self) }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+      lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
+        && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4 && lhs.words.5 == rhs.words.5
+    }
+
+    /// Reads the header of `db`'s WAL index; `nil` when it cannot be read whole.
+    fileprivate static func read(_ db: Database) -> WALIndexHeader? {
+      guard let handle = db.handle else { return nil }
+      var header = WALIndexHeader()
+      let code = db.call(.walIndex, sql: nil) {
+        withUnsafeMutableBytes(of: &header.words) { bytes in
+          waypoint_wal_index_header(
+            UnsafeMutableRawPointer(handle), bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        }
+      }
+      return code == SQLITE_OK ? header : nil
+    }
+  }
+
+  /// The header of the WAL index as it stands: read in memory, without a lock or a system call.
+  /// `nil` when it cannot be read whole (no WAL index mapped, or a commit writing it).
+  func walIndexHeader() -> WALIndexHeader? { WALIndexHeader.read(self) }
+
+  /// How many rows this connection's statements have inserted, updated or deleted since it
+  /// opened. The corresponding C function is `sqlite3_total_changes`.
+  var totalChanges: Int32 { handle.map { sqlite3_total_changes($0) } ?? 0 }
+
   /// The cached prepared statement for the SQL literal `sql`, found by the literal's address
   /// (the same text always has the same address), reset and with its bindings cleared.
   func statement(literal sql: StaticString) throws(SQLiteError) -> Statement {

@@ -22,6 +22,9 @@ enum SQLiteCall: Hashable, Sendable {
   case bind
   /// `sqlite3_file_control`.
   case fileControl
+  /// The read of the WAL index's header (`waypoint_wal_index_header`: `xShmMap` and
+  /// `xShmBarrier`). A fault makes it unreadable: the caller then asks `PRAGMA data_version`.
+  case walIndex
 }
 
 /// A fault to inject in place of a real SQLite call, in debug builds only.

@@ -4,9 +4,10 @@ import Waypoint
 /// What one connection knows of each scene's latest snapshot, so that saving a state that did not
 /// change reads nothing and writes nothing, and saving a new one need not look the latest up.
 ///
-/// Valid only while no other connection has committed to the file: every use checks the
-/// connection's `PRAGMA data_version` first (``validate(dataVersion:)``), which changes with any
-/// commit of another connection, in this process or another, and the store drops the whole cache
+/// Valid only while no other connection has committed to the file: every use checks first
+/// (``check(_:)``) that the WAL index's header is the one recorded, else the connection's
+/// `PRAGMA data_version`, which changes with any commit of another connection, in this process or
+/// another, and the store drops the whole cache
 /// before any write of its own that is not a save (a prune, an import), or the one scene a restore's
 /// bookkeeping touches,
 /// and when a save's transaction fails. Used under the store's lock only.
@@ -42,6 +43,12 @@ final class LatestSnapshotCache {
   private var entries: [Key: Entry] = [:]
   /// The `data_version` the entries are valid for.
   private var dataVersion: Int64?
+  /// The header of the WAL index when the entries were last known to be valid: read before the
+  /// `data_version` they were checked against, or right after this connection's own commit when
+  /// nobody else committed in between. While the file's header is still this one, nobody has
+  /// committed since, and the entries hold without asking `data_version` (a read transaction, two
+  /// system calls for its lock).
+  private var walHeader: Database.WALIndexHeader?
 
   /// Keeps the entries only when nobody else committed since they were recorded.
   ///
@@ -54,10 +61,41 @@ final class LatestSnapshotCache {
     return false
   }
 
+  /// Checks the entries against the file, as ``validate(dataVersion:)`` does: without a system
+  /// call when the WAL index's header is still the one recorded (nobody has committed since);
+  /// otherwise against `data_version`, recording the header read just before it (a commit after
+  /// that read changes the header, so the next check asks again).
+  ///
+  /// - Returns: whether the entries were kept.
+  @discardableResult
+  func check(_ db: Database) throws(SQLiteError) -> Bool {
+    let header = db.walIndexHeader()
+    if let header, header == walHeader { return true }
+    let kept = validate(dataVersion: try db.dataVersion())
+    walHeader = header
+    return kept
+  }
+
+  /// Records the WAL index's header after this connection's own transaction, which ran with the
+  /// entries valid: `before` was read inside it (under the write lock, so the latest), `after`
+  /// once it committed. When the commit counter moved by exactly this transaction's commit (one
+  /// when it `wrote`, none otherwise), nobody else committed in between and `after` is recorded;
+  /// otherwise nothing is, and the next check asks `data_version`.
+  func recordOwnCommit(
+    before: Database.WALIndexHeader?, after: Database.WALIndexHeader?, wrote: Bool
+  ) {
+    guard let before, let after, after.change == before.change &+ (wrote ? 1 : 0) else {
+      walHeader = nil
+      return
+    }
+    walHeader = after
+  }
+
   /// Forgets everything (a write that is not a save, a failed transaction, a new connection).
   func invalidate() {
     entries.removeAll(keepingCapacity: true)
     dataVersion = nil
+    walHeader = nil
   }
 
   /// Forgets one scene (a write of this connection that changed that scene's rows alone).

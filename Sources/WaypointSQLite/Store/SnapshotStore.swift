@@ -404,8 +404,9 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
-  /// encoded: `lookUp` first, and when it answers, again after the cache was checked against
-  /// `PRAGMA data_version`. `nil` when it does not answer (the save goes on).
+  /// encoded: `lookUp` first, and when it answers, again after the cache was checked against the
+  /// file (``LatestSnapshotCache/check(_:)``: the WAL index's header, else `PRAGMA data_version`).
+  /// `nil` when it does not answer (the save goes on).
   func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
     // A save the cache cannot answer goes on, to the checks that come before any error.
     guard access == .readWrite else { return nil }
@@ -419,16 +420,19 @@ public final class SnapshotStore: @unchecked Sendable {
     return try withDatabase { db throws(SQLiteError) in
       // Another connection's commit since (or a write of this store meanwhile): asked again.
       let cache = latestSnapshots
-      guard cache.validate(dataVersion: try db.dataVersion()) else { return lookUp(cache) }
+      guard try cache.check(db) else { return lookUp(cache) }
       return answer
     }
   }
 
   /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
-  /// cache of each scene's latest snapshot was checked against `PRAGMA data_version` (another
-  /// connection's commit empties it); then, unless it answered, `body` in a write transaction
-  /// (`BEGIN IMMEDIATE`), with the cache checked again under the lock. The cache is emptied when the transaction fails, so that
-  /// nothing `body` recorded in it outlives a rollback.
+  /// cache of each scene's latest snapshot was checked against the file
+  /// (``LatestSnapshotCache/check(_:)``: another connection's commit empties it); then, unless it
+  /// answered, `body` in a write transaction (`BEGIN IMMEDIATE`), with the cache checked again
+  /// under the lock. After the commit, the cache records the WAL index's header when nobody else
+  /// committed meanwhile (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), so that
+  /// the next unchanged save asks nothing of SQLite. The cache is emptied when the transaction
+  /// fails, so that nothing `body` recorded in it outlives a rollback.
   func save<T>(
     lookUp: (LatestSnapshotCache) -> SaveStep<T>,
     _ body: (Database, LatestSnapshotCache) throws(SQLiteError) -> T
@@ -443,13 +447,21 @@ public final class SnapshotStore: @unchecked Sendable {
         // The cache is checked against the file only when it would answer: a save that writes
         // anyway checks it under the lock, without a read transaction first.
         if case .answered = lookUp(cache) {
-          cache.validate(dataVersion: try db.dataVersion())
+          try cache.check(db)
           if case .answered(let answer) = lookUp(cache) { return answer }
         }
-        return try db.transaction(immediate: true) { () throws(SQLiteError) in
+        var before: Database.WALIndexHeader?
+        var changes: Int32 = 0
+        let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
           cache.validate(dataVersion: try db.dataVersion())
+          // Under the write lock: the latest header, which only this transaction can change.
+          before = db.walIndexHeader()
+          changes = db.totalChanges
           return try body(db, cache)
         }
+        cache.recordOwnCommit(
+          before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
+        return result
       } catch {
         cache.invalidate()
         throw error
