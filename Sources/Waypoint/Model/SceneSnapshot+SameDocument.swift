@@ -24,6 +24,9 @@ extension SceneSnapshot {
       else { return false }
     default: return false
     }
+    // The same dictionary storage holds the same stacks (a snapshot saved again as a copy of the
+    // last, with a later save time, shares it), as `Dictionary`'s own `==` first asks.
+    if Self.identical(stacks, other.stacks) { return true }
     for (name, records) in stacks {
       // Looked up by Swift's equality, then the key itself compared by its bytes.
       guard let index = other.stacks.index(forKey: name) else { return false }
@@ -36,7 +39,8 @@ extension SceneSnapshot {
   /// Whether two stacks hold the same records, walked in their arrays' storage: a record copied
   /// out of an array costs a retain and a release of each of its strings.
   private static func same(_ records: [RouteRecord], _ other: [RouteRecord]) -> Bool {
-    records.withUnsafeBufferPointer { mine in
+    if identical(records, other) { return true }
+    return records.withUnsafeBufferPointer { mine in
       other.withUnsafeBufferPointer { theirs in
         guard mine.count == theirs.count else { return false }
         for index in mine.indices {
@@ -68,20 +72,28 @@ extension SceneSnapshot {
     }
   }
 
+  /// Whether two values have the same representation, bit for bit. For a string, an array or a
+  /// dictionary that is the same storage (which copy-on-write keeps unchanged while it is shared)
+  /// or the same small string held inline: equal contents, told without reading them. Different
+  /// representations say nothing.
+  @inline(__always)
+  private static func identical<T>(_ value: T, _ other: T) -> Bool {
+    withUnsafeBytes(of: value) { left in
+      withUnsafeBytes(of: other) { right in
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+          return left.count == right.count
+        }
+        return left.count == right.count && memcmp(leftBase, rightBase, left.count) == 0
+      }
+    }
+  }
+
   /// Whether two strings have the same UTF-8 bytes, read in place (a native string's bytes are
   /// contiguous; any other is compared byte by byte).
   private static func same(_ text: String, _ other: String) -> Bool {
     // The same representation is the same storage, or the same small string held inline: equal
     // bytes, told without reading them (a snapshot saved again is usually a copy of the last).
-    let identical = withUnsafeBytes(of: text) { left in
-      withUnsafeBytes(of: other) { right in
-        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
-          return false
-        }
-        return left.count == right.count && memcmp(leftBase, rightBase, left.count) == 0
-      }
-    }
-    if identical { return true }
+    if identical(text, other) { return true }
     let mine = text.utf8
     let theirs = other.utf8
     guard mine.count == theirs.count else { return false }
