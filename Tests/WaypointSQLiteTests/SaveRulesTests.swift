@@ -167,9 +167,9 @@ struct SaveRulesTests {
     #expect(latest == [.item(id: 9)])
   }
 
-  @Test("retentionSlack 0 trims on every save; negative values are taken as 0; default is 7")
+  @Test("retentionSlack 0 trims on every save; negative values are taken as 0; default is 31")
   func slackBounds() throws {
-    #expect(StoreConfiguration().retentionSlack == 7)
+    #expect(StoreConfiguration().retentionSlack == 31)
     var configuration = StoreConfiguration(retention: 2, retentionSlack: -3)
     #expect(configuration.retentionSlack == 0)
     configuration.retentionSlack = -1

@@ -72,13 +72,16 @@ struct StoreTests {
     #expect(try store.save(try snapshot([.home]), scene: "new", ifLatestIs: 1) == nil)
   }
 
-  @Test("the default retention keeps the last 5, trimmed once a scene holds more than 5 + 7")
+  @Test("the default retention keeps the last 5, trimmed once a scene holds more than 5 + 31")
   func defaultRetention() throws {
     let store = try SnapshotStore(path: directory.path())
-    for id in 0..<12 { try store.save(try snapshot([.item(id: id)]), scene: "A") }
-    #expect(try store.history(scene: "A").count == 12)
-    try store.save(try snapshot([.item(id: 12)]), scene: "A")
-    #expect(try store.history(scene: "A").count == 5)
+    var ids: [Int64] = []
+    for id in 0..<36 {
+      ids.append(try store.save(try snapshot([.item(id: id)]), scene: "A").snapshotID)
+    }
+    #expect(try store.history(scene: "A").count == 36)
+    ids.append(try store.save(try snapshot([.item(id: 36)]), scene: "A").snapshotID)
+    #expect(try store.history(scene: "A").map(\.id) == ids.suffix(5).reversed())
   }
 
   @Test("rollback saves a copy of an earlier snapshot as the latest and keeps the history")
