@@ -43,7 +43,8 @@ extension SceneSnapshot {
     return records.withUnsafeBufferPointer { mine in
       other.withUnsafeBufferPointer { theirs in
         guard mine.count == theirs.count else { return false }
-        for index in mine.indices {
+        // From the top of the stack down: a navigation changes the top first.
+        for index in mine.indices.reversed() {
           guard same(mine[index], theirs[index]) else { return false }
         }
         return true

@@ -66,14 +66,15 @@ final class LatestSnapshotCache {
   /// otherwise against `data_version`, recording the header read just before it (a commit after
   /// that read changes the header, so the next check asks again).
   ///
-  /// - Returns: whether the entries were kept.
+  /// - Returns: whether the entries were kept, and the header read (`nil` when it could not be
+  ///   read whole).
   @discardableResult
-  func check(_ db: Database) throws(SQLiteError) -> Bool {
+  func check(_ db: Database) throws(SQLiteError) -> (kept: Bool, header: Database.WALIndexHeader?) {
     let header = db.walIndexHeader()
-    if let header, header == walHeader { return true }
+    if let header, header == walHeader { return (true, header) }
     let kept = validate(dataVersion: try db.dataVersion())
     walHeader = header
-    return kept
+    return (kept, header)
   }
 
   /// Records the WAL index's header after this connection's own transaction, which ran with the

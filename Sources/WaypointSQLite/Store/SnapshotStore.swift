@@ -420,7 +420,7 @@ public final class SnapshotStore: @unchecked Sendable {
     return try withDatabase { db throws(SQLiteError) in
       // Another connection's commit since (or a write of this store meanwhile): asked again.
       let cache = latestSnapshots
-      guard try cache.check(db) else { return lookUp(cache) }
+      guard try cache.check(db).kept else { return lookUp(cache) }
       return answer
     }
   }
@@ -453,9 +453,8 @@ public final class SnapshotStore: @unchecked Sendable {
         var before: Database.WALIndexHeader?
         var changes: Int32 = 0
         let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
-          cache.validate(dataVersion: try db.dataVersion())
           // Under the write lock: the latest header, which only this transaction can change.
-          before = db.walIndexHeader()
+          before = try cache.check(db).header
           changes = db.totalChanges
           return try body(db, cache)
         }
