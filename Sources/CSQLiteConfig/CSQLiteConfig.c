@@ -1,4 +1,5 @@
 #include <sqlite3.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "CSQLiteConfig.h"
@@ -26,21 +27,19 @@ int waypoint_wal_index_header(void *db, unsigned char *header) {
     int code = methods->xShmMap(file, 0, 32768, 0, &region);
     if (code != SQLITE_OK) return code;
     if (region == 0) return SQLITE_NOTFOUND;
-    const volatile unsigned char *copies = (const volatile unsigned char *)region;
-    unsigned char first[waypoint_wal_index_header_size];
-    unsigned char second[waypoint_wal_index_header_size];
+    // The region is mapped at a page boundary: both copies are aligned for 64-bit reads.
+    const volatile uint64_t *copies = (const volatile uint64_t *)region;
+    enum { words = waypoint_wal_index_header_size / 8 };
+    uint64_t first[words];
+    uint64_t second[words];
     // A writer writes the second copy, then the first, with a barrier between: the first read, a
     // barrier, then the second; equal copies are a whole header.
-    for (int index = 0; index < waypoint_wal_index_header_size; index++) {
-        first[index] = copies[index];
-    }
+    for (int index = 0; index < words; index++) first[index] = copies[index];
     methods->xShmBarrier(file);
-    for (int index = 0; index < waypoint_wal_index_header_size; index++) {
-        second[index] = copies[waypoint_wal_index_header_size + index];
-    }
+    for (int index = 0; index < words; index++) second[index] = copies[words + index];
     if (memcmp(first, second, waypoint_wal_index_header_size) != 0) return SQLITE_BUSY;
     // isInit, the byte at offset 12: zero until a connection has built the index.
-    if (first[12] == 0) return SQLITE_NOTFOUND;
+    if (((const unsigned char *)first)[12] == 0) return SQLITE_NOTFOUND;
     memcpy(header, first, waypoint_wal_index_header_size);
     return SQLITE_OK;
 }

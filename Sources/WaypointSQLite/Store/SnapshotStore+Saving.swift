@@ -66,10 +66,18 @@ extension SnapshotStore {
     let key = LatestSnapshotCache.Key(scene)
     // The same state as the latest snapshot this connection saved: answered without encoding
     // (that snapshot passed the checks, and this one encodes to the same bytes).
+    // The id of a latest snapshot this connection saved that this one was found to differ from:
+    // `encodesLike` is exact, so their documents differ too and need no comparing (rows never
+    // change once written).
+    var differs: Int64?
     let unchanged = try answerSave { cache -> SaveResult?? in
       guard let latest = cache[key], let saved = latest.snapshot else { return nil }
       if let expected, latest.id != expected { return .some(nil) }
-      guard !latest.quarantined, snapshot.encodesLike(saved) else { return nil }
+      guard !latest.quarantined else { return nil }
+      guard snapshot.encodesLike(saved) else {
+        differs = latest.id
+        return nil
+      }
       return .some(SaveResult(snapshotID: latest.id, wrote: false))
     }
     if let unchanged { return unchanged }
@@ -81,6 +89,7 @@ extension SnapshotStore {
     func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
       if let expected, latest?.id != expected { return .some(nil) }
       guard let latest, !latest.quarantined, let stored = latest.document,
+        latest.snapshot == nil || latest.id != differs,
         LatestSnapshotCache.equalButForSaveTime(document, stored, savedAt: savedAt)
       else { return nil }
       return .some(SaveResult(snapshotID: latest.id, wrote: false))
