@@ -183,3 +183,35 @@ struct NewFileImportTests {
     }
   }
 }
+
+@Suite("StoreFile.BackgroundFlush: flushing a file while it is written")
+struct BackgroundFlushTests {
+  let directory = TemporaryDirectory()
+
+  @Test("it flushes while the file grows, stops when asked, and leaves the file as written")
+  func flushesUntilStopped() throws {
+    let path = directory.path("flushed.bin")
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let flush = try #require(StoreFile.BackgroundFlush(path: path))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    var written = Data()
+    for index in 0..<64 {
+      let chunk = Data(repeating: UInt8(index), count: 64 << 10)
+      try handle.write(contentsOf: chunk)
+      written.append(chunk)
+      if index % 16 == 0 { usleep(60_000) }
+    }
+    try handle.close()
+    let clock = ContinuousClock()
+    let start = clock.now
+    flush.stop()
+    // Stopping waits for one flush at most, never for the pause between two.
+    #expect(clock.now - start < .seconds(5))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+  }
+
+  @Test("a file that cannot be opened flushes nothing early")
+  func missingFile() {
+    #expect(StoreFile.BackgroundFlush(path: directory.path("missing.bin")) == nil)
+  }
+}

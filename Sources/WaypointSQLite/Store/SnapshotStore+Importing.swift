@@ -169,11 +169,14 @@ extension SnapshotStore {
   /// and removes otherwise.
   ///
   /// Such a file needs no write-ahead log while it is built: the transaction runs with its journal
-  /// in memory (a rollback still undoes it), without `fsync`, and with a large page cache, so that
-  /// every page is written once, to the file itself, instead of to the WAL and again at the
-  /// checkpoint. Once it ends, committed or not, the store's own settings are back (WAL, its
-  /// `synchronous` level, its page cache) and, when committed, the file has been flushed to the
-  /// disk: what the caller names is a store like any other, complete on the disk.
+  /// in memory (a rollback still undoes it), without SQLite's `fsync`, and with a large page cache,
+  /// so that every page is written once, to the file itself, instead of to the WAL and again at
+  /// the checkpoint; meanwhile a thread of its own flushes the file to the disk again and again
+  /// (`StoreFile.BackgroundFlush`), so that the disk writes the pages while the import goes on
+  /// rather than all of them at the end. Once it ends, committed or not, the store's own settings
+  /// are back (WAL, its `synchronous` level, its page cache) and, when committed, the file has
+  /// been flushed to the disk: what the caller names is a store like any other, complete on the
+  /// disk.
   ///
   /// A store that already holds a snapshot, or whose journal cannot leave WAL (another connection
   /// has it open), is imported into the usual way, by ``importSnapshots(_:)``.
@@ -189,7 +192,10 @@ extension SnapshotStore {
       return try importSnapshots(body)
     }
     let committed: Bool
+    // The disk writes the pages as they come rather than all at the end.
+    let flush = StoreFile.BackgroundFlush(path: path)
     do {
+      defer { flush?.stop() }
       committed = try importSnapshots(body)
     } catch {
       try? restoreSettings(saved)
