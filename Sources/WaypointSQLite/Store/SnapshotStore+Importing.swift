@@ -231,9 +231,8 @@ extension SnapshotStore {
     }
   }
 
-  /// Puts back what ``buildSettings()`` changed: the journal in WAL, then the store's own
-  /// `synchronous` level (set first, so that the switch to WAL is itself synchronized) and page
-  /// cache.
+  /// Puts back what ``buildSettings()`` changed: the store's own `synchronous` level (first, so
+  /// that the switch to WAL is itself synchronized) and page cache, then the journal in WAL.
   private func restoreSettings(_ saved: (synchronous: Int64, cacheSize: Int64))
     throws(StoreError)
   {
