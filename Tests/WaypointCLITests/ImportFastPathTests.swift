@@ -53,6 +53,48 @@ struct ImportFastPathTests {
     #expect(result.status == 65)
     #expect(result.err == "waypoint import: \(file):\(position): document: missing field savedAt")
     #expect(!FileManager.default.fileExists(atPath: store))
+    // Nor anything of the store built under a temporary name: no file, journal or WAL.
+    #expect(try leftovers() == [])
+  }
+
+  /// The files in the test's folder other than the input files.
+  func leftovers() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path("")).filter {
+      !$0.hasSuffix(".jsonl")
+    }.sorted()
+  }
+
+  @Test("a new store is built whole, and what is put in place is a WAL store like any other")
+  func newStoreIsAnOrdinaryStore() async throws {
+    // Two spellings of "é": two scenes, as the store tells them apart.
+    let document = String(decoding: Self.snapshot(1).encoded(), as: UTF8.self)
+    let lines =
+      (1...3000).map(Self.line) + [
+        #"{"scene":"caf\#u{E9}","document":\#(document)}"#,
+        #"{"scene":"cafe\#u{301}","document":\#(document)}"#,
+        #"{"scene":"caf\#u{E9}","document":\#(document)}"#,
+      ]
+    let store = directory.path("built.sqlite")
+    let result = await run(["--db", store, "--json", "import", try write(lines)])
+    #expect(result.status == 0, "\(result.err)")
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    #expect(summary["createdStore"] as? Bool == true)
+    #expect(summary["imported"] as? Int == 3003)
+    #expect(summary["scenes"] as? Int == 3002)
+    #expect(summary["firstSnapshot"] as? Int == 1)
+    #expect(summary["lastSnapshot"] as? Int == 3003)
+    #expect(try leftovers() == ["built.sqlite"])
+    let header = try Data(contentsOf: URL(fileURLWithPath: store)).prefix(100)
+    // The file format's read and write versions: 2, a WAL database.
+    #expect(header.count == 100 && header[18] == 2 && header[19] == 2)
+    #expect(rawQuery(store, "PRAGMA journal_mode") == [["wal"]])
+    #expect(rawQuery(store, "PRAGMA integrity_check") == [["ok"]])
+    let opened = try SnapshotStore(path: store)
+    #expect(try opened.statistics().snapshotCount == 3003)
+    // It takes saves as any store does.
+    try opened.save(Self.snapshot(9), scene: "after")
+    #expect(try count(store) == 3004)
   }
 
   @Test("into an existing store, a bad last line after 3,000 leaves it as it was")
@@ -60,8 +102,12 @@ struct ImportFastPathTests {
     let store = directory.path("existing.sqlite")
     #expect(await run(["--db", store, "import", try write([Self.line(0)])]).status == 0)
     let lines = (1...3000).map(Self.line) + [#"{"scene":"b","document":[]}"#]
+    let before = try Data(contentsOf: URL(fileURLWithPath: store))
     let result = await run(["--db", store, "import", try write(lines)])
     #expect(result.status == 65)
+    // Byte for byte: the existing store is never built the way a new one is.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    #expect(try leftovers() == ["existing.sqlite"])
     #expect(try count(store) == 1)
   }
 

@@ -79,11 +79,14 @@ enum ImportCommand: WaypointCommand {
     do {
       result = try context.creatingStore { (store, created) throws(CLIError) in
         var result = ImportJSON(store: context.storePath, createdStore: created)
-        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes),
-        // hashed as data rather than byte by byte.
+        // Scene ids are told apart by their bytes, as the store does (NFC and NFD are two scenes).
+        // A new store counts them itself at the end; a store that appeared meanwhile at the path
+        // holds others, and the file's are counted here.
         var scenes = Set<Data>()
         let committed = try context.store { () throws(StoreError) in
-          try store.importSnapshots { importer throws(StoreError) in
+          // The store is the new file under its temporary name: built without a WAL.
+          let importing = created ? store.importSnapshotsIntoNewFile : store.importSnapshots
+          return try importing { importer throws(StoreError) in
             var next: SnapshotLine.Parsed? = first
             while let parsed = next {
               let id = try importer.insert(
@@ -92,19 +95,19 @@ enum ImportCommand: WaypointCommand {
               result.firstSnapshot = result.firstSnapshot ?? id
               result.lastSnapshot = id
               result.imported += 1
-              scenes.insert(Data(parsed.scene.utf8))
+              if !created { scenes.insert(Data(parsed.scene.utf8)) }
               do throws(CLIError) {
                 next = try lines.next()
               } catch {
                 return false
               }
             }
+            result.scenes = created ? try importer.sceneCount() : scenes.count
             return true
           }
         }
         if let failure = lines.failure { throw failure }
         guard committed else { throw .data("\(name): the import was not committed") }
-        result.scenes = scenes.count
         return result
       }
     } catch {

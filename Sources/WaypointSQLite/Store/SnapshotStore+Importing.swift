@@ -80,17 +80,20 @@ package struct SnapshotImporter {
     quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
-      try database.run(
-        """
-        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
-        VALUES (?, ?, ?, ?, ?, ?)
-        """,
-        [
-          .text(scene), .integer(StoredTime.seconds(metadata.savedAt)),
-          .integer(Int64(SceneSnapshot.currentFormatVersion)),
-          .integer(Int64(metadata.routeSchemaVersion)), .text(metadata.appBuild),
-          .blob(document),
-        ])
+      // Prepared once and found by the literal's address: an import runs it for every line.
+      let insert = try database.statement(
+        literal: """
+          INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
+          VALUES (?, ?, ?, ?, ?, ?)
+          """)
+      defer { insert.reset() }
+      try insert.bind(.text(scene), at: 1)
+      try insert.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: 2)
+      try insert.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: 3)
+      try insert.bind(.integer(Int64(metadata.routeSchemaVersion)), at: 4)
+      try insert.bind(.text(metadata.appBuild), at: 5)
+      try insert.bind(.blob(document), at: 6)
+      _ = try insert.step()
       let id = database.lastInsertedRowID
       if let quarantine {
         try database.run(
@@ -105,6 +108,16 @@ package struct SnapshotImporter {
           ])
       }
       return id
+    } catch {
+      throw StoreError(error, path: path)
+    }
+  }
+
+  /// How many scenes the store holds, as the import's transaction sees it (scene ids told apart by
+  /// their bytes). In a new store, the scenes imported.
+  package func sceneCount() throws(StoreError) -> Int {
+    do {
+      return try database.scalar("SELECT count(DISTINCT scene_id) FROM snapshot") { $0.int() } ?? 0
     } catch {
       throw StoreError(error, path: path)
     }
@@ -142,5 +155,95 @@ extension SnapshotStore {
     })
     if let failure { throw failure }
     return completion == .commit
+  }
+}
+
+extension SnapshotStore {
+  /// The page cache of ``importSnapshotsIntoNewFile(_:)``, in KiB: enough to keep the scene index of
+  /// a large import in memory, so that its pages are written once rather than each time the cache
+  /// spills.
+  static let newFileImportCacheKiB = 16_384
+
+  /// Runs `body` as ``importSnapshots(_:)`` does, in a store that nobody else can see yet: one the
+  /// caller has just created under a temporary name, puts in place only when this returns `true`,
+  /// and removes otherwise.
+  ///
+  /// Such a file needs no write-ahead log while it is built: the transaction runs with its journal
+  /// in memory (a rollback still undoes it), without SQLite's `fsync`, and with a large page cache,
+  /// so that every page is written once, to the file itself, instead of to the WAL and again at
+  /// the checkpoint; meanwhile a thread of its own flushes the file to the disk again and again
+  /// (`StoreFile.BackgroundFlush`), so that the disk writes the pages while the import goes on
+  /// rather than all of them at the end. Once it ends, committed or not, the store's own settings
+  /// are back (WAL, its `synchronous` level, its page cache) and, when committed, the file has
+  /// been flushed to the disk: what the caller names is a store like any other, complete on the
+  /// disk.
+  ///
+  /// A store that already holds a snapshot, or whose journal cannot leave WAL (another connection
+  /// has it open), is imported into the usual way, by ``importSnapshots(_:)``.
+  ///
+  /// - Returns: whether the import was committed.
+  /// - Throws: as ``importSnapshots(_:)``, and ``StoreError`` when the settings cannot be put back
+  ///   or the file cannot be flushed (the caller then removes the file).
+  @discardableResult
+  package func importSnapshotsIntoNewFile(
+    _ body: (SnapshotImporter) throws(StoreError) -> Bool
+  ) throws(StoreError) -> Bool {
+    guard access == .readWrite, let saved = try buildSettings() else {
+      return try importSnapshots(body)
+    }
+    let committed: Bool
+    // The disk writes the pages as they come rather than all at the end.
+    let flush = StoreFile.BackgroundFlush(path: path)
+    do {
+      defer { flush?.stop() }
+      committed = try importSnapshots(body)
+    } catch {
+      try? restoreSettings(saved)
+      throw error
+    }
+    try restoreSettings(saved)
+    if committed { try StoreFile.flush(path, what: "the new store") }
+    return committed
+  }
+
+  /// The settings a store is built with, where it is empty and its journal can leave WAL.
+  ///
+  /// - Returns: the store's own `synchronous` level and page cache, to be put back; `nil`, with
+  ///   nothing changed, for a store that holds snapshots or stays in WAL.
+  private func buildSettings() throws(StoreError) -> (synchronous: Int64, cacheSize: Int64)? {
+    try withDatabase { db throws(SQLiteError) -> (synchronous: Int64, cacheSize: Int64)? in
+      guard try db.scalar("SELECT 1 FROM snapshot LIMIT 1", [], { _ in true }) == nil,
+        try db.scalar("SELECT 1 FROM snapshot_mark LIMIT 1", [], { _ in true }) == nil
+      else { return nil }
+      let synchronous = try db.scalar("PRAGMA synchronous") { $0.int64() } ?? 1
+      let cacheSize = try db.scalar("PRAGMA cache_size") { $0.int64() } ?? -2000
+      let mode: String?
+      do throws(SQLiteError) {
+        mode = try db.scalar("PRAGMA journal_mode = MEMORY") { $0.text() } ?? nil
+      } catch  where error.code.primary == .busy || error.code.primary == .locked {
+        // Another connection has the file open: it keeps its WAL.
+        return nil
+      }
+      guard mode?.lowercased() == "memory" else { return nil }
+      try db.execute("PRAGMA synchronous = OFF")
+      try db.execute("PRAGMA cache_size = -\(Self.newFileImportCacheKiB)")
+      return (synchronous, cacheSize)
+    }
+  }
+
+  /// Puts back what ``buildSettings()`` changed: the store's own `synchronous` level (first, so
+  /// that the switch to WAL is itself synchronized) and page cache, then the journal in WAL.
+  private func restoreSettings(_ saved: (synchronous: Int64, cacheSize: Int64))
+    throws(StoreError)
+  {
+    try withDatabase { db throws(SQLiteError) in
+      try db.execute("PRAGMA synchronous = \(saved.synchronous)")
+      try db.execute("PRAGMA cache_size = \(saved.cacheSize)")
+      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
+      guard mode?.lowercased() == "wal" else {
+        throw SQLiteError(
+          code: .ioError, message: "journal_mode=WAL answered \(mode ?? "nothing")")
+      }
+    }
   }
 }

@@ -63,12 +63,12 @@ extension StoreFile {
     close(descriptor)
   }
 
-  /// Flushes a file's contents to the disk (`fsync`).
-  static func flush(_ path: String) throws(StoreError) {
+  /// Flushes a file's contents to the disk (`fsync`); `what` names the file in an error.
+  static func flush(_ path: String, what: String = "the copy") throws(StoreError) {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-    guard descriptor >= 0 else { throw error(errno, path: path, doing: "flush the copy") }
+    guard descriptor >= 0 else { throw error(errno, path: path, doing: "flush \(what)") }
     defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else { throw error(errno, path: path, doing: "flush the copy") }
+    guard fsync(descriptor) == 0 else { throw error(errno, path: path, doing: "flush \(what)") }
   }
 
   /// Gives a complete file its final name with `link(2)`: never follows a link at `path`, never
