@@ -80,21 +80,8 @@ package struct SnapshotImporter {
     quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
-      // Prepared once and found by the literal's address: an import runs it for every line.
-      let insert = try database.statement(
-        literal: """
-          INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
-          VALUES (?, ?, ?, ?, ?, ?)
-          """)
-      defer { insert.reset() }
-      try insert.bind(.text(scene), at: 1)
-      try insert.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: 2)
-      try insert.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: 3)
-      try insert.bind(.integer(Int64(metadata.routeSchemaVersion)), at: 4)
-      try insert.bind(.text(metadata.appBuild), at: 5)
-      try insert.bind(.blob(document), at: 6)
-      _ = try insert.step()
-      let id = database.lastInsertedRowID
+      // The save's own insert: prepared once, found by its literal's address.
+      let id = try SnapshotStore.insert(document, metadata: metadata, scene: scene, database)
       if let quarantine {
         try database.run(
           """

@@ -174,7 +174,8 @@ extension SnapshotStore {
   }
 
   /// Inserts the row of a snapshot whose document and metadata are given, and returns its id.
-  private static func insert(
+  /// Saves and imports both insert through it.
+  static func insert(
     _ document: Data, metadata: SnapshotMetadata, scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
     // Found by its literal and bound value by value: no text hashed, no array of values made.
