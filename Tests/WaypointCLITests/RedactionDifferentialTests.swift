@@ -140,6 +140,52 @@ struct RedactionDifferentialTests {
     #expect(documents.document(Data(spaced), limits: .default) == nil)
   }
 
+  @Test("payloads redacted on the document's escaped bytes match the unescaped pass, byte for byte")
+  func escapedPass() throws {
+    let overEscaped = DocumentRedactor(redactor)
+    let unescapedFirst = DocumentRedactor(redactor, overEscapedBytes: false)
+    func document(_ payload: String) -> SceneSnapshot {
+      let route = RouteRecord(tag: "Bench.Route", json: payload)
+      return SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "3.1 (512)"),
+        stacks: ["shop": [route, RouteRecord(tag: "T", json: #"{"settings":{}}"#), route]],
+        selectedTab: route)
+    }
+    func check(_ payload: String) -> Int {
+      let snapshot = document(payload)
+      let encoded = snapshot.encoded()
+      let before = overEscaped.escapedPayloads
+      let fast = overEscaped.document(encoded, limits: .default)
+      let taken = overEscaped.escapedPayloads - before
+      #expect(fast != nil, "\(payload) left the canonical path")
+      #expect(fast == unescapedFirst.document(encoded, limits: .default), "\(payload)")
+      #expect(fast == redactor.snapshot(snapshot).encoded(), "\(payload)")
+      #expect(unescapedFirst.escapedPayloads == 0)
+      return taken
+    }
+    // Plain payloads (whitespace escaped as \t, \n, \r in the document included) take the pass:
+    // the three routes that hold them and the one of `settings`.
+    let plain =
+      Self.typical.prefix(15).filter { $0 != "-0" } + [
+        "  {\n\t\"spaced\" :\r [ 1 , \"two\" ] }  ", #"[{"a":[true,false,null]},-5,"日本 🙂"]"#,
+        #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","lower":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}"#,
+      ]
+    for payload in plain { #expect(check(payload) == 4, "\(payload)") }
+    // Anything else goes the other way, and must come out the same.
+    let hostile = [
+      "-0", "1.5", "1e2", "01", #""a\"b""#, #""a\\b""#, #""\u0041""#, "\"tab\tinside\"",
+      #"{"b":1,"a":2}"#, #"{"a":1,"a":2}"#, #"{"é":1}"#, "[1,]", "{", "", " ", "[1 2]", "tru",
+      #"{"a":[1,2.5]}"#, #"{"a":1}{"b":2}"#, "123456789012345678901", "\u{7F}", "\"\u{1}\"",
+      String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+    ]
+    for payload in hostile { #expect(check(payload) == 1, "\(payload)") }
+    for payload in Self.typical { _ = check(payload) }
+    var generator = SplitMix64(state: 0xE5CA_9ED)
+    var taken = 0
+    for _ in 0..<1500 { taken += check(Self.value(depth: 0, using: &generator)) }
+    #expect(taken > 1500 + 1500 / 4)
+  }
+
   /// A random JSON text: objects with keys in varied scripts and cases, arrays, strings with
   /// escapes and non-ASCII text, integers of every size, a few other numbers, whitespace.
   static func value(depth: Int, using generator: inout SplitMix64) -> String {

@@ -71,7 +71,7 @@ package struct CanonicalDocument {
         index += 1
         continue
       }
-      unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
+      unescaped.appendBytes(UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
       let escape = escaped[index + 1]
       index += 2
       switch escape {
@@ -88,7 +88,7 @@ package struct CanonicalDocument {
       }
       run = index
     }
-    unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
+    unescaped.appendBytes(UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
   }
 }
 

@@ -41,7 +41,7 @@ enum ExportCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context[redact] ? Redactor(limits: limits) : nil
-    let documents = redactor.map(DocumentRedactor.init)
+    let documents = redactor.map { DocumentRedactor($0) }
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -117,12 +117,21 @@ enum ExportCommand: WaypointCommand {
     limits: InputLimits, into bytes: inout [UInt8]
   ) -> Result<Void, SnapshotLine.Problem> {
     let info = stored.info
+    var quarantine = info.quarantine
+    if let redactor, let mark = quarantine {
+      quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
+    }
+    if let redactor, let documents, case .read(let data) = stored.document {
+      // Written straight from the redactor's buffer.
+      let written: Void? = documents.withRedacted(data, limits: limits) { redacted in
+        SnapshotLine.append(
+          id: info.id, scene: redactor.scene(info.scene), savedAt: info.savedAt,
+          quarantine: quarantine, document: redacted, to: &bytes)
+      }
+      if written != nil { return .success(()) }
+    }
     let document: Data
-    if redactor != nil, let documents, case .read(let data) = stored.document,
-      let redacted = documents.document(data, limits: limits)
-    {
-      document = redacted
-    } else if let redactor {
+    if let redactor {
       switch stored.decoded(limits: limits) {
       case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
       // The reason names no stored value: it is printed and put in the --json summary.
@@ -134,10 +143,6 @@ enum ExportCommand: WaypointCommand {
       case .success(let bytes): document = bytes
       case .failure(let problem): return .failure(problem)
       }
-    }
-    var quarantine = info.quarantine
-    if let redactor, let mark = quarantine {
-      quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
     }
     SnapshotLine.append(
       id: info.id, scene: redactor?.scene(info.scene) ?? info.scene, savedAt: info.savedAt,

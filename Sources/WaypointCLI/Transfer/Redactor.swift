@@ -195,11 +195,11 @@ struct Redactor: Sendable {
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
       appendEscapedBytes(CollectionOfOne(byte), to: &output)
       run = index + 1
     }
-    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run...]))
+    output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run...]))
   }
 
   /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes.
