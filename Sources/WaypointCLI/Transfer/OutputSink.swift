@@ -10,12 +10,27 @@ import Foundation
 /// (never the store, never an existing file without `--force`, written to a temporary file beside
 /// it and renamed into place only when the command succeeds), or a pipe or device such as
 /// `/dev/stdout`, written into directly. Writes are buffered.
+///
+/// A file is synchronised to the disk before it is put in place. So that this last `fsync` does
+/// not wait for the whole file to be written out (0.13–0.26 s of a 60 MB export here, a third of
+/// its time), what is written is synchronised in the background as the output grows, every
+/// ``backgroundSyncSize`` bytes, one `fsync` at a time, while the command goes on; the last `fsync`
+/// waits for that one and then writes out what is left.
 final class OutputSink {
   private let console: Console
   /// The file, and the temporary file it is written to (`nil` for a pipe or a device).
   private let target: (path: String, temporary: String?, handle: FileHandle, force: Bool)?
   private var buffer = Data()
   private static let flushSize = 1 << 20
+  /// Bytes written between two background synchronisations of a file.
+  static let backgroundSyncSize = 8 << 20
+  private var unsynchronised = 0
+  /// Free while no background `fsync` runs.
+  private let syncing = DispatchSemaphore(value: 1)
+  /// The error of a background `fsync` (Linux reports a write-back error to one `fsync` of a
+  /// descriptor only, so it must not be lost).
+  private let backgroundError = SyncError()
+  private let syncQueue = DispatchQueue(label: "waypoint.output-sink.sync")
 
   /// The sink for stdout.
   init(console: Console) {
@@ -66,6 +81,13 @@ final class OutputSink {
   func finish() throws(CLIError) {
     try flush()
     guard let target else { return }
+    waitForBackgroundSync()
+    if let code = backgroundError.code {
+      abandon()
+      throw CLIError(
+        exitCode: .ioError,
+        message: "\(target.path): cannot write: \(String(cString: strerror(code)))")
+    }
     do {
       if target.temporary != nil { try target.handle.synchronize() }
       try target.handle.close()
@@ -80,6 +102,7 @@ final class OutputSink {
   /// Removes the temporary file of a command that failed.
   func abandon() {
     guard let target else { return }
+    waitForBackgroundSync()
     try? target.handle.close()
     if let temporary = target.temporary { unlink(temporary) }
   }
@@ -97,5 +120,29 @@ final class OutputSink {
       throw CLIError(
         exitCode: .ioError, message: "\(target.path): cannot write: \(CLIError.reason(error))")
     }
+    guard target.temporary != nil else { return }
+    unsynchronised += buffer.count
+    // A head start for the last fsync; skipped while the previous one still runs.
+    if unsynchronised >= Self.backgroundSyncSize, syncing.wait(timeout: .now()) == .success {
+      unsynchronised = 0
+      let descriptor = target.handle.fileDescriptor
+      let (syncing, failure) = (syncing, backgroundError)
+      syncQueue.async {
+        if fsync(descriptor) != 0, failure.code == nil { failure.code = errno }
+        syncing.signal()
+      }
+    }
   }
+
+  /// Waits until no background `fsync` runs (before the file is synchronised and closed).
+  private func waitForBackgroundSync() {
+    syncing.wait()
+    syncing.signal()
+  }
+}
+
+/// The `errno` of a failed background `fsync`: written on the sync queue before the semaphore is
+/// signalled, read after it is waited for (the semaphore orders the two).
+private final class SyncError: @unchecked Sendable {
+  var code: Int32?
 }
