@@ -53,22 +53,24 @@ enum ExportCommand: WaypointCommand {
     var skipped: [Skipped] = []
     var skippedCount = 0
     var failure: CLIError?
-    var line: [UInt8] = []
     do throws(CLIError) {
       try context.store { () throws(StoreError) in
         try store.forEachSnapshot { stored in
-          // One buffer for every line.
-          line.removeAll(keepingCapacity: true)
-          switch Self.line(
-            for: stored, redactor: redactor, documents: documents, limits: limits, into: &line)
-          {
-          case .success:
-            do throws(CLIError) {
-              try sink.write(bytes: line)
-            } catch {
-              failure = error
+          // Each line is put together in the output's own buffer.
+          var outcome: Result<Void, SnapshotLine.Problem> = .success(())
+          do throws(CLIError) {
+            try sink.write { bytes in
+              outcome = Self.line(
+                for: stored, redactor: redactor, documents: documents, limits: limits, into: &bytes)
+              if case .success = outcome { return true }
               return false
             }
+          } catch {
+            failure = error
+            return false
+          }
+          switch outcome {
+          case .success:
             exported += 1
           case .failure(let problem):
             let scene = redactor?.scene(stored.info.scene) ?? stored.info.scene

@@ -219,12 +219,21 @@ extension DocumentRedactor {
     _ digits: UnsafeRawBufferPointer, hashes: inout DigestTable, to output: inout [UInt8]
   ) {
     let value = (digest(digits, in: &hashes) >> 16) % 1_000_000_000
-    // The decimal digits, from the highest place that is not a leading zero.
-    var place: UInt64 = 100_000_000
-    while place > 1, place > value { place /= 10 }
-    while place > 0 {
-      output.append(UInt8(truncatingIfNeeded: value / place % 10) + 0x30)
-      place /= 10
+    // The decimal digits, written backwards in place (divisions by a constant only).
+    var count = 1
+    var rest = value / 10
+    while rest > 0 {
+      count += 1
+      rest /= 10
+    }
+    let start = output.count
+    output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+    output.withUnsafeMutableBufferPointer { buffer in
+      var rest = value
+      for place in stride(from: start + count - 1, through: start, by: -1) {
+        buffer[place] = UInt8(truncatingIfNeeded: rest % 10) + 0x30
+        rest /= 10
+      }
     }
   }
 }

@@ -20,7 +20,7 @@ final class OutputSink {
   private let console: Console
   /// The file, and the temporary file it is written to (`nil` for a pipe or a device).
   private let target: (path: String, temporary: String?, handle: FileHandle, force: Bool)?
-  private var buffer = Data()
+  private var buffer: [UInt8] = []
   private static let flushSize = 1 << 20
   /// Bytes written between two background synchronisations of a file.
   static let backgroundSyncSize = 8 << 20
@@ -67,13 +67,22 @@ final class OutputSink {
   var name: String { target?.path ?? "stdout" }
 
   func write(_ data: Data) throws(CLIError) {
-    buffer.append(data)
+    data.withUnsafeBytes { buffer.appendBytes($0) }
     if buffer.count >= Self.flushSize { try flush() }
   }
 
   /// Writes `bytes` as ``write(_:)`` writes data, without making a `Data` of them first.
   func write(bytes: [UInt8]) throws(CLIError) {
     buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.flushSize { try flush() }
+  }
+
+  /// Writes what `body` appends to the buffer it is given (the sink's own, so that the bytes are
+  /// not copied from another buffer first); when `body` returns `false`, what it appended is
+  /// dropped and nothing is written.
+  func write(appending body: (inout [UInt8]) -> Bool) throws(CLIError) {
+    let mark = buffer.count
+    if !body(&buffer) { buffer.removeSubrange(mark...) }
     if buffer.count >= Self.flushSize { try flush() }
   }
 
@@ -111,11 +120,16 @@ final class OutputSink {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
     guard let target else {
-      console.writeOut(buffer)
+      console.writeOut(Data(buffer))
       return
     }
     do {
-      try target.handle.write(contentsOf: buffer)
+      // Handed over as a `Data` over the buffer's own bytes: an array would be copied.
+      try buffer.withUnsafeMutableBytes { bytes in
+        guard let base = bytes.baseAddress else { return }
+        try target.handle.write(
+          contentsOf: Data(bytesNoCopy: base, count: bytes.count, deallocator: .none))
+      }
     } catch {
       throw CLIError(
         exitCode: .ioError, message: "\(target.path): cannot write: \(CLIError.reason(error))")

@@ -70,7 +70,10 @@ enum SnapshotLine {
           id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: Data(document)))
       return
     }
-    bytes.reserveCapacity(bytes.count + document.count + 2 * scene.utf8.count + 96)
+    // Grown by doubling: `bytes` may be a long buffer of many lines, which `reserveCapacity` of
+    // just this line would reallocate (and copy) line after line.
+    let needed = bytes.count + document.count + 2 * scene.utf8.count + 96
+    if bytes.capacity < needed { bytes.reserveCapacity(max(needed, 2 * bytes.capacity)) }
     bytes.append(contentsOf: #"{"id":"#.utf8)
     bytes.append(contentsOf: String(id).utf8)
     bytes.append(contentsOf: #","scene":"#.utf8)
