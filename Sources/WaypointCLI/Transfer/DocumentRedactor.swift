@@ -440,6 +440,7 @@ private struct EscapedPayload {
   }
 
   /// Skips JSON whitespace as the document holds it: a space, or `\t`, `\n`, `\r`.
+  @inline(__always)
   mutating func skipSpace() {
     while index < bytes.count {
       switch bytes[index] {
@@ -454,6 +455,7 @@ private struct EscapedPayload {
     }
   }
 
+  @inline(__always)
   private mutating func take(_ byte: UInt8) -> Bool {
     skipSpace()
     guard index < bytes.count, bytes[index] == byte else { return false }
@@ -461,6 +463,7 @@ private struct EscapedPayload {
     return true
   }
 
+  @inline(__always)
   private mutating func expect(_ byte: UInt8) throws(PlainPayload.Unsure) {
     guard take(byte) else { throw PlainPayload.Unsure() }
   }
