@@ -23,6 +23,26 @@ struct RedactionDifferentialTests {
         == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
   }
 
+  @Test("a scene id is redacted to scene- and the first 12 hex digits of the reference digest")
+  func sceneAgainstReference() {
+    var generator = SplitMix64(state: 0x5CE7E)
+    var ids = [
+      "", "a", "main", "C9FF57DD-954F-A1DD-C1B4-8B1CC6ACA919", "é e\u{301} 日本 🙂", "\u{0}x",
+    ]
+    ids.append(String(repeating: "x", count: 41))  // the prefix and the id past one block
+    for _ in 0..<200 {
+      ids.append(
+        String(
+          (0..<Int.random(in: 0...90, using: &generator)).map { _ in
+            "aZ9-_ é日🙂\u{1}\"\\".randomElement(using: &generator)!
+          }))
+    }
+    for id in ids {
+      let expected = "scene-" + ReferenceSHA256.hex("waypoint-redact/scene/" + id).prefix(12)
+      #expect(redactor.scene(id) == expected, "\(id)")
+    }
+  }
+
   /// Payloads the fast path must take, and must write as the reference does.
   static let typical: [String] = [
     #"{"category":{"name":"Shoes and boots"}}"#,
