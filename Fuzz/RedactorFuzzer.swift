@@ -36,6 +36,13 @@ func fuzzRedactor(_ data: Data) {
     if let fast = DocumentRedactor(redactor).document(data, limits: .default), fast != encoded {
       fatalError("a document redacted on its bytes differs from the decoded one's")
     }
+    // The pass over the payloads' escaped bytes must agree with the pass over unescaped ones.
+    let unescapedFirst = DocumentRedactor(redactor, overEscapedBytes: false)
+    if DocumentRedactor(redactor).document(data, limits: .default)
+      != unescapedFirst.document(data, limits: .default)
+    {
+      fatalError("a payload redacted on its escaped bytes differs from the unescaped pass")
+    }
   }
   // The fast payload path must agree with the JSONValue path whenever it answers.
   if let fast = redactor.fastPayload(text), fast != redactor.payloadByValue(text) {

@@ -11,17 +11,19 @@ struct Settings {
   /// Interleaved rounds of the save and restore contenders, after `warmUp` unrecorded ones.
   var rounds: Int
   var warmUp: Int
-  /// Opens of the big store, and runs of each command-line contender.
+  /// Opens of the big store.
   var opens: Int
+  /// Runs of each command-line tool (and of the raw read `validate` is compared with); each figure
+  /// is the median of these runs.
   var toolRounds: Int
   /// Lines of the file `waypoint import` reads (its store is the one `export` writes out).
   var importLines: Int
   var seed: UInt64 = 10
 
   static let full = Settings(
-    bigStore: 1_000_000, rounds: 3000, warmUp: 200, opens: 5, toolRounds: 1, importLines: 50_000)
+    bigStore: 1_000_000, rounds: 3000, warmUp: 200, opens: 5, toolRounds: 3, importLines: 50_000)
   static let quick = Settings(
-    bigStore: 10_000, rounds: 400, warmUp: 50, opens: 3, toolRounds: 1, importLines: 5_000)
+    bigStore: 10_000, rounds: 400, warmUp: 50, opens: 3, toolRounds: 5, importLines: 5_000)
 }
 
 /// One run of the benchmark.
@@ -253,12 +255,15 @@ struct Benchmark {
           + "`swift build -c release --product waypoint`; the tools' figures are left out (NaN)")
       return
     }
-    log("tools: \(waypoint)")
+    log(
+      "tools: \(waypoint), each timed \(settings.toolRounds) times (wall time, median, min–max; "
+        + "CPU is the child's user + system time)")
     let manifest = path("manifest.json")
     try RouteManifest(registry: registry).encoded().write(to: URL(fileURLWithPath: manifest))
 
     // validate against a raw C read of every payload, interleaved.
     var validate = Samples()
+    var validateCPU = Samples()
     var rawRead = Samples()
     var peak = 0
     var generator = SeededGenerator(seed: settings.seed)
@@ -270,6 +275,7 @@ struct Benchmark {
             throw BenchError("waypoint validate exited \(child.status): \(child.standardError)")
           }
           validate.values.append(child.seconds)
+          validateCPU.values.append(child.cpuSeconds)
           peak = max(peak, child.peakRSSBytes)
         } else {
           rawRead.values.append(try timed { _ = try rawReadEveryPayload(bigPath) } / 1e6)
@@ -281,16 +287,21 @@ struct Benchmark {
     log(
       String(
         format:
-          "validate over %d snapshots: %.2f s (raw C read of every payload %.3f s): %.1f×, peak RSS %.1f MB",
-        read.documents, validate.median, rawRead.median, results.validateRatio,
-        results.validatePeakRSS))
+          "validate over %d snapshots: ", read.documents)
+        + validate.describe(cpu: validateCPU)
+        + String(
+          format: " (raw C read of every payload %.3f s): %.1f×, peak RSS %.1f MB", rawRead.median,
+          results.validateRatio, results.validatePeakRSS))
 
     // import of a JSON Lines file, then export of the store it made.
     let lines = path("import.jsonl")
     try Self.writeImportFile(lines, count: settings.importLines)
     var imports = Samples()
+    var importsCPU = Samples()
     var exports = Samples()
+    var exportsCPU = Samples()
     var redacted = Samples()
+    var redactedCPU = Samples()
     let imported = path("imported.sqlite")
     for round in 0..<settings.toolRounds {
       for suffix in ["", "-wal", "-shm"] {
@@ -301,6 +312,7 @@ struct Benchmark {
         throw BenchError("waypoint import exited \(child.status): \(child.standardError)")
       }
       imports.values.append(child.seconds)
+      importsCPU.values.append(child.cpuSeconds)
       for redact in round.isMultiple(of: 2) ? [false, true] : [true, false] {
         let output = path("export.jsonl")
         try? FileManager.default.removeItem(atPath: output)
@@ -311,8 +323,10 @@ struct Benchmark {
         }
         if redact {
           redacted.values.append(export.seconds)
+          redactedCPU.values.append(export.cpuSeconds)
         } else {
           exports.values.append(export.seconds)
+          exportsCPU.values.append(export.cpuSeconds)
         }
       }
     }
@@ -322,14 +336,17 @@ struct Benchmark {
     results.exportRedactedPerSecond = count / redacted.median
     log(
       String(
-        format: "import of %d lines: %.2f s, %.0f lines/s", settings.importLines, imports.median,
-        results.importLinesPerSecond))
+        format: "import of %d lines: ", settings.importLines)
+        + imports.describe(cpu: importsCPU)
+        + String(format: ", %.0f lines/s", results.importLinesPerSecond))
+    // The wall time of `export` includes the fsync of its output before the file is renamed into
+    // place: the disk's share, which varies from run to run more than the CPU time does.
     log(
-      String(
-        format:
-          "export of %d snapshots: %.2f s, %.0f snapshots/s; --redact %.2f s, %.0f snapshots/s",
-        settings.importLines, exports.median, results.exportSnapshotsPerSecond, redacted.median,
-        results.exportRedactedPerSecond))
+      String(format: "export of %d snapshots: ", settings.importLines)
+        + exports.describe(cpu: exportsCPU)
+        + String(format: ", %.0f snapshots/s; --redact ", results.exportSnapshotsPerSecond)
+        + redacted.describe(cpu: redactedCPU)
+        + String(format: ", %.0f snapshots/s", results.exportRedactedPerSecond))
   }
 
   /// `count` lines as `waypoint export` writes them, one scene each.

@@ -6,10 +6,12 @@ import Foundation
   import Darwin
 #endif
 
-/// A run of another program: its wall time, its own peak resident memory (from `wait4`, which
-/// reports the child alone) and its exit status.
+/// A run of another program: its wall time, its own CPU time and peak resident memory (from
+/// `wait4`, which reports the child alone) and its exit status.
 struct ChildRun {
   var seconds: Double
+  /// User and system time: the wall time less the waits (for the disk, for the CPU).
+  var cpuSeconds: Double
   var peakRSSBytes: Int
   var status: Int32
   var standardError: String
@@ -54,8 +56,10 @@ func runChild(_ executable: String, _ arguments: [String]) throws -> ChildRun {
   #endif
   let exited = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
   let standardError = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+  func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
   return ChildRun(
     seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+    cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
     peakRSSBytes: peak, status: exited, standardError: standardError)
 }
 

@@ -13,6 +13,14 @@ struct Samples {
       ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2 : sorted[sorted.count / 2]
   }
 
+  /// `0.52 s (median of 5, 0.48–0.61 s; CPU 0.40 s)`: a tool's wall times and the median of its
+  /// CPU times.
+  func describe(cpu: Samples) -> String {
+    String(
+      format: "%.2f s (median of %d, %.2f–%.2f s; CPU %.2f s)", median, values.count, min,
+      values.max() ?? .nan, cpu.median)
+  }
+
   /// The median of the per-round ratios `self[r] / baseline[r]`.
   func medianRatio(to baseline: Samples) -> Double {
     Samples(values: zip(values, baseline.values).map { $0 / $1 }).median

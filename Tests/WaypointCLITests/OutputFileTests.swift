@@ -159,6 +159,31 @@ struct OutputFileTests {
     #expect(result.err.hasSuffix("\(folder): is a directory, not a file"))
   }
 
+  @Test("an output larger than the background sync size arrives whole, in order, with its mode")
+  func largeOutputThroughBackgroundSyncs() throws {
+    let capture = Capture()
+    let path = directory.path("large.jsonl")
+    let sink = try OutputSink(file: path, console: capture.console, force: false, store: nil)
+    var expected = Data()
+    var line: [UInt8] = []
+    // Three background syncs and a tail, in lines of varied lengths.
+    var index = 0
+    while expected.count < 3 * OutputSink.backgroundSyncSize + 12_345 {
+      line = Array(
+        "{\"line\":\(index),\"pad\":\"\(String(repeating: "x", count: index % 997))\"}\n".utf8)
+      try sink.write(bytes: line)
+      expected.append(contentsOf: line)
+      index += 1
+    }
+    try sink.finish()
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == expected)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    // No temporary file is left beside it.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["large.jsonl"])
+  }
+
   @Test("--force without --output is a usage error")
   func forceNeedsOutput() async throws {
     let store = try exampleStore(directory)

@@ -23,6 +23,26 @@ struct RedactionDifferentialTests {
         == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
   }
 
+  @Test("a scene id is redacted to scene- and the first 12 hex digits of the reference digest")
+  func sceneAgainstReference() {
+    var generator = SplitMix64(state: 0x5CE7E)
+    var ids = [
+      "", "a", "main", "C9FF57DD-954F-A1DD-C1B4-8B1CC6ACA919", "é e\u{301} 日本 🙂", "\u{0}x",
+    ]
+    ids.append(String(repeating: "x", count: 41))  // the prefix and the id past one block
+    for _ in 0..<200 {
+      ids.append(
+        String(
+          (0..<Int.random(in: 0...90, using: &generator)).map { _ in
+            "aZ9-_ é日🙂\u{1}\"\\".randomElement(using: &generator)!
+          }))
+    }
+    for id in ids {
+      let expected = "scene-" + ReferenceSHA256.hex("waypoint-redact/scene/" + id).prefix(12)
+      #expect(redactor.scene(id) == expected, "\(id)")
+    }
+  }
+
   /// Payloads the fast path must take, and must write as the reference does.
   static let typical: [String] = [
     #"{"category":{"name":"Shoes and boots"}}"#,
@@ -138,6 +158,52 @@ struct RedactionDifferentialTests {
     var spaced = Array(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded())
     spaced.insert(0x20, at: 1)
     #expect(documents.document(Data(spaced), limits: .default) == nil)
+  }
+
+  @Test("payloads redacted on the document's escaped bytes match the unescaped pass, byte for byte")
+  func escapedPass() throws {
+    let overEscaped = DocumentRedactor(redactor)
+    let unescapedFirst = DocumentRedactor(redactor, overEscapedBytes: false)
+    func document(_ payload: String) -> SceneSnapshot {
+      let route = RouteRecord(tag: "Bench.Route", json: payload)
+      return SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "3.1 (512)"),
+        stacks: ["shop": [route, RouteRecord(tag: "T", json: #"{"settings":{}}"#), route]],
+        selectedTab: route)
+    }
+    func check(_ payload: String) -> Int {
+      let snapshot = document(payload)
+      let encoded = snapshot.encoded()
+      let before = overEscaped.escapedPayloads
+      let fast = overEscaped.document(encoded, limits: .default)
+      let taken = overEscaped.escapedPayloads - before
+      #expect(fast != nil, "\(payload) left the canonical path")
+      #expect(fast == unescapedFirst.document(encoded, limits: .default), "\(payload)")
+      #expect(fast == redactor.snapshot(snapshot).encoded(), "\(payload)")
+      #expect(unescapedFirst.escapedPayloads == 0)
+      return taken
+    }
+    // Plain payloads (whitespace escaped as \t, \n, \r in the document included) take the pass:
+    // the three routes that hold them and the one of `settings`.
+    let plain =
+      Self.typical.prefix(15).filter { $0 != "-0" } + [
+        "  {\n\t\"spaced\" :\r [ 1 , \"two\" ] }  ", #"[{"a":[true,false,null]},-5,"日本 🙂"]"#,
+        #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","lower":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}"#,
+      ]
+    for payload in plain { #expect(check(payload) == 4, "\(payload)") }
+    // Anything else goes the other way, and must come out the same.
+    let hostile = [
+      "-0", "1.5", "1e2", "01", #""a\"b""#, #""a\\b""#, #""\u0041""#, "\"tab\tinside\"",
+      #"{"b":1,"a":2}"#, #"{"a":1,"a":2}"#, #"{"é":1}"#, "[1,]", "{", "", " ", "[1 2]", "tru",
+      #"{"a":[1,2.5]}"#, #"{"a":1}{"b":2}"#, "123456789012345678901", "\u{7F}", "\"\u{1}\"",
+      String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+    ]
+    for payload in hostile { #expect(check(payload) == 1, "\(payload)") }
+    for payload in Self.typical { _ = check(payload) }
+    var generator = SplitMix64(state: 0xE5CA_9ED)
+    var taken = 0
+    for _ in 0..<1500 { taken += check(Self.value(depth: 0, using: &generator)) }
+    #expect(taken > 1500 + 1500 / 4)
   }
 
   /// A random JSON text: objects with keys in varied scripts and cases, arrays, strings with

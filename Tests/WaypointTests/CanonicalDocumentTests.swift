@@ -119,6 +119,32 @@ struct CanonicalDocumentTests {
     #expect(!recognised)
   }
 
+  @Test("every byte at every place of a string is judged as what it means")
+  func everyByteInEveryPlace() {
+    // A byte that must stop the scan of a string (a quote, a backslash, a control character, a
+    // byte of a multi-byte sequence) is tried at each of 17 places of the app build, among plain
+    // letters, and the recognition must be what the bytes mean.
+    let head = #"{"appBuild":""#
+    let tail = #"","format":1,"routeSchemaVersion":1,"savedAt":"2026-11-29T12:00:00Z","stacks":{}}"#
+    for byte in UInt8.min...UInt8.max {
+      for offset in 0..<17 {
+        var text = Array(head.utf8) + Array(repeating: UInt8(ascii: "a"), count: offset)
+        text.append(byte)
+        text += Array(repeating: UInt8(ascii: "x"), count: 17 - offset) + Array(tail.utf8)
+        let data = Data(text)
+        let recognised = data.withUnsafeBytes { bytes in
+          CanonicalDocument(bytes, at: 0, limits: .default).map { $0.end == bytes.count } ?? false
+        }
+        // Printable ASCII but the quote and the backslash stays a plain string; nothing else
+        // alone is canonical (a quote ends the string early, a backslash escapes the next
+        // letter, a lone byte above 0x7F is not UTF-8).
+        let plain = byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C
+        #expect(recognised == plain, "byte \(byte) at offset \(offset)")
+        if recognised { checkRecognition(data, "byte \(byte) at offset \(offset)") }
+      }
+    }
+  }
+
   @Test("the limits are kept: a document over the size limit is not recognised")
   func limits() {
     let data = SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded()

@@ -71,7 +71,7 @@ package struct CanonicalDocument {
         index += 1
         continue
       }
-      unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
+      unescaped.appendBytes(UnsafeRawBufferPointer(rebasing: escaped[run..<index]))
       let escape = escaped[index + 1]
       index += 2
       switch escape {
@@ -88,7 +88,7 @@ package struct CanonicalDocument {
       }
       run = index
     }
-    unescaped.append(contentsOf: UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
+    unescaped.appendBytes(UnsafeRawBufferPointer(rebasing: escaped[run..<escaped.count]))
   }
 }
 
@@ -208,6 +208,7 @@ private struct Scanner {
 
   /// Whether the key `name` comes next (preceded by a comma unless `first`), consumed with its
   /// colon when it does.
+  @inline(__always)
   private mutating func key(_ name: StaticString, first: Bool) throws(NotCanonical) -> Bool {
     let start = first ? index : index + 1
     let count = name.utf8CodeUnitCount
@@ -223,16 +224,20 @@ private struct Scanner {
     return true
   }
 
+  @inline(__always)
   private mutating func comma() throws(NotCanonical) { try byte(UInt8(ascii: ",")) }
 
+  @inline(__always)
   private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
+  @inline(__always)
   private mutating func take(_ expected: UInt8) -> Bool {
     guard peek() == expected else { return false }
     index += 1
     return true
   }
 
+  @inline(__always)
   private mutating func byte(_ expected: UInt8) throws(NotCanonical) {
     guard take(expected) else { throw NotCanonical() }
   }

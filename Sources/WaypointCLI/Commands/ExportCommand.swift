@@ -41,7 +41,7 @@ enum ExportCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context[redact] ? Redactor(limits: limits) : nil
-    let documents = redactor.map(DocumentRedactor.init)
+    let documents = redactor.map { DocumentRedactor($0) }
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -53,22 +53,24 @@ enum ExportCommand: WaypointCommand {
     var skipped: [Skipped] = []
     var skippedCount = 0
     var failure: CLIError?
-    var line: [UInt8] = []
     do throws(CLIError) {
       try context.store { () throws(StoreError) in
         try store.forEachSnapshot { stored in
-          // One buffer for every line.
-          line.removeAll(keepingCapacity: true)
-          switch Self.line(
-            for: stored, redactor: redactor, documents: documents, limits: limits, into: &line)
-          {
-          case .success:
-            do throws(CLIError) {
-              try sink.write(bytes: line)
-            } catch {
-              failure = error
+          // Each line is put together in the output's own buffer.
+          var outcome: Result<Void, SnapshotLine.Problem> = .success(())
+          do throws(CLIError) {
+            try sink.write { bytes in
+              outcome = Self.line(
+                for: stored, redactor: redactor, documents: documents, limits: limits, into: &bytes)
+              if case .success = outcome { return true }
               return false
             }
+          } catch {
+            failure = error
+            return false
+          }
+          switch outcome {
+          case .success:
             exported += 1
           case .failure(let problem):
             let scene = redactor?.scene(stored.info.scene) ?? stored.info.scene
@@ -117,12 +119,21 @@ enum ExportCommand: WaypointCommand {
     limits: InputLimits, into bytes: inout [UInt8]
   ) -> Result<Void, SnapshotLine.Problem> {
     let info = stored.info
+    var quarantine = info.quarantine
+    if let redactor, let mark = quarantine {
+      quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
+    }
+    if let redactor, let documents, case .read(let data) = stored.document {
+      // Written straight from the redactor's buffer.
+      let written: Void? = documents.withRedacted(data, limits: limits) { redacted in
+        SnapshotLine.append(
+          id: info.id, scene: redactor.scene(info.scene), savedAt: info.savedAt,
+          quarantine: quarantine, document: redacted, to: &bytes)
+      }
+      if written != nil { return .success(()) }
+    }
     let document: Data
-    if redactor != nil, let documents, case .read(let data) = stored.document,
-      let redacted = documents.document(data, limits: limits)
-    {
-      document = redacted
-    } else if let redactor {
+    if let redactor {
       switch stored.decoded(limits: limits) {
       case .success(let snapshot): document = redactor.snapshot(snapshot).encoded()
       // The reason names no stored value: it is printed and put in the --json summary.
@@ -134,10 +145,6 @@ enum ExportCommand: WaypointCommand {
       case .success(let bytes): document = bytes
       case .failure(let problem): return .failure(problem)
       }
-    }
-    var quarantine = info.quarantine
-    if let redactor, let mark = quarantine {
-      quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
     }
     SnapshotLine.append(
       id: info.id, scene: redactor?.scene(info.scene) ?? info.scene, savedAt: info.savedAt,

@@ -19,7 +19,29 @@ struct Redactor: Sendable {
   /// The hashes of the values seen so far, shared by copies of this redactor.
   let cache = RedactionCache()
 
-  func scene(_ id: String) -> String { "scene-" + hash("scene", id) }
+  /// `scene-` and ``hash(_:_:)`` of kind `scene`, written without the strings in between (one
+  /// for every snapshot an export writes).
+  func scene(_ id: String) -> String {
+    var id = id
+    return id.withUTF8 { value in
+      Self.scenePrefix.withUnsafeBytes { prefix in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+          SHA256.hash(prefix, UnsafeRawBufferPointer(value), into: digest.baseAddress!)
+          return String(unsafeUninitializedCapacity: 18) { text in
+            for (index, byte) in "scene-".utf8.enumerated() { text[index] = byte }
+            for index in 0..<12 {
+              let byte = digest[index / 2]
+              let nibble = index.isMultiple(of: 2) ? byte >> 4 : byte & 0xF
+              text[6 + index] = nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+            }
+            return 18
+          }
+        }
+      }
+    }
+  }
+
+  private static let scenePrefix = Array("waypoint-redact/scene/".utf8)
 
   func build(_ build: String) -> String { "build-" + hash("build", build) }
 
@@ -195,11 +217,11 @@ struct Redactor: Sendable {
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
+      output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
       appendEscapedBytes(CollectionOfOne(byte), to: &output)
       run = index + 1
     }
-    output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run...]))
+    output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run...]))
   }
 
   /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes.

@@ -44,7 +44,8 @@ enum SHA256 {
       withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
         let block = block.baseAddress!
         var filled = 0
-        for part in [first, second] where part.count > 0 {
+        // The two parts in turn (no array of them: this runs for every value hashed).
+        func take(_ part: UnsafeRawBufferPointer) {
           for byte in part {
             block[filled] = byte
             filled += 1
@@ -54,6 +55,8 @@ enum SHA256 {
             }
           }
         }
+        take(first)
+        take(second)
         let bitLength = UInt64(truncatingIfNeeded: first.count + second.count) &* 8
         block[filled] = 0x80
         filled += 1

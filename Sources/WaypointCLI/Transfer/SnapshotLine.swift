@@ -51,13 +51,29 @@ enum SnapshotLine {
     id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?, document: Data,
     to bytes: inout [UInt8]
   ) {
+    document.withUnsafeBytes { document in
+      append(
+        id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: document,
+        to: &bytes)
+    }
+  }
+
+  /// Appends the line of ``append(id:scene:savedAt:quarantine:document:to:)`` for a document given
+  /// by its bytes (a redacted document, not copied into a `Data` first).
+  static func append(
+    id: Int64, scene: String, savedAt: Date, quarantine: Quarantine?,
+    document: UnsafeRawBufferPointer, to bytes: inout [UInt8]
+  ) {
     guard quarantine == nil else {
       bytes.append(
         contentsOf: encodeWithStream(
-          id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: document))
+          id: id, scene: scene, savedAt: savedAt, quarantine: quarantine, document: Data(document)))
       return
     }
-    bytes.reserveCapacity(bytes.count + document.count + 2 * scene.utf8.count + 96)
+    // Grown by doubling: `bytes` may be a long buffer of many lines, which `reserveCapacity` of
+    // just this line would reallocate (and copy) line after line.
+    let needed = bytes.count + document.count + 2 * scene.utf8.count + 96
+    if bytes.capacity < needed { bytes.reserveCapacity(max(needed, 2 * bytes.capacity)) }
     bytes.append(contentsOf: #"{"id":"#.utf8)
     bytes.append(contentsOf: String(id).utf8)
     bytes.append(contentsOf: #","scene":"#.utf8)
@@ -65,7 +81,7 @@ enum SnapshotLine {
     bytes.append(contentsOf: #","savedAt":"#.utf8)
     JSONStream.appendQuoted(date(savedAt), to: &bytes)
     bytes.append(contentsOf: #","quarantine":null,"document":"#.utf8)
-    document.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    bytes.appendBytes(document)
     bytes.append(contentsOf: "}\n".utf8)
   }
 
