@@ -146,12 +146,37 @@ struct WALIndexCheckTests {
     #expect(try app.save(try snapshot([.item(id: 1)], savedAt: date + 2), scene: "A").wrote)
   }
 
+  @Test(
+    "a read transaction left open by a failed COMMIT and ROLLBACK is ended before the cache is checked"
+  )
+  func leftoverReadTransactionIsEnded() throws {
+    let path = directory.path()
+    let app = try SnapshotStore(path: path)
+    let other = try SnapshotStore(path: path)
+    let mine = try snapshot([.item(id: 1)], savedAt: date)
+    _ = try app.save(mine, scene: "A")
+    // A read whose COMMIT and ROLLBACK both fail leaves its transaction open, on the old state.
+    app.injectFaults(
+      FaultInjector { call, sql in
+        call == .exec && (sql == "COMMIT" || sql == "ROLLBACK") ? ResultCode.ioError.rawValue : nil
+      })
+    #expect(throws: StoreError.self) { _ = try app.history(scene: "A") }
+    app.injectFaults(nil)
+    _ = try other.save(try snapshot([.settings], savedAt: date), scene: "A")
+    // The app's state is no longer the latest: its save must see that and write.
+    let again = try app.save(try snapshot([.item(id: 1)], savedAt: date + 1), scene: "A")
+    #expect(again.wrote)
+    #expect(try other.history(scene: "A").first?.id == again.snapshotID)
+  }
+
   @Test("the header read is the one SQLite keeps: its commit counter moves by one per commit")
   func headerCountsCommits() throws {
     let path = directory.path()
     let store = try SnapshotStore(path: path)
     _ = try store.save(try snapshot([.home], savedAt: date), scene: "A")
     let database = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+    #expect(database.walIndexHeader() == nil)  // not known to be in WAL mode: nothing read
+    #expect(try database.setJournalMode("WAL") == "wal")
     _ = try database.dataVersion()
     let first = try #require(database.walIndexHeader())
     _ = try store.save(try snapshot([.settings], savedAt: date), scene: "A")

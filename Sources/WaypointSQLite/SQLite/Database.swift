@@ -223,8 +223,21 @@ final class Database {
   }
 
   /// The header of the WAL index as it stands: read in memory, without a lock or a system call.
-  /// `nil` when it cannot be read whole (no WAL index mapped, or a commit writing it).
-  func walIndexHeader() -> WALIndexHeader? { WALIndexHeader.read(self) }
+  /// `nil` when it cannot be read whole (a commit writing it), and without reading anything when
+  /// the journal is not in WAL mode (where SQLite has no WAL index mapped, and asking for it would
+  /// make one).
+  func walIndexHeader() -> WALIndexHeader? { inWALMode ? WALIndexHeader.read(self) : nil }
+
+  /// Whether the journal is in WAL mode, as ``setJournalMode(_:)`` last found it.
+  private(set) var inWALMode = false
+
+  /// Sets the journal mode (`PRAGMA journal_mode = <mode>`, `mode` one of SQLite's names) and
+  /// returns the mode SQLite answers, lowercased (the mode in force, which may not be `mode`).
+  func setJournalMode(_ mode: String) throws(SQLiteError) -> String? {
+    let answer = try scalar("PRAGMA journal_mode = \(mode)") { $0.text() }??.lowercased()
+    inWALMode = answer == "wal"
+    return answer
+  }
 
   /// How many rows this connection's statements have inserted, updated or deleted since it
   /// opened. The corresponding C function is `sqlite3_total_changes`.
@@ -425,7 +438,7 @@ final class Database {
   var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
   /// Rolls back a transaction left open (by a failed `COMMIT`, or a `ROLLBACK` that failed earlier).
-  private func rollBackLeftoverTransaction() throws(SQLiteError) {
+  func rollBackLeftoverTransaction() throws(SQLiteError) {
     guard isInTransaction else { return }
     try execute(TransactionControl.rollback)
   }

@@ -64,14 +64,20 @@ final class LatestSnapshotCache {
   /// Checks the entries against the file, as ``validate(dataVersion:)`` does: without a system
   /// call when the WAL index's header is still the one recorded (nobody has committed since);
   /// otherwise against `data_version`, recording the header read just before it (a commit after
-  /// that read changes the header, so the next check asks again).
+  /// that read changes the header, so the next check asks again). That `data_version` must be the
+  /// latest: read `underWriteLock` (inside `BEGIN IMMEDIATE`, where nobody else can commit), or
+  /// outside any transaction; a transaction left open by a failed `COMMIT` and `ROLLBACK` would
+  /// show an older state, so it is rolled back first.
   ///
   /// - Returns: whether the entries were kept, and the header read (`nil` when it could not be
   ///   read whole).
   @discardableResult
-  func check(_ db: Database) throws(SQLiteError) -> (kept: Bool, header: Database.WALIndexHeader?) {
+  func check(_ db: Database, underWriteLock: Bool = false) throws(SQLiteError) -> (
+    kept: Bool, header: Database.WALIndexHeader?
+  ) {
     let header = db.walIndexHeader()
     if let header, header == walHeader { return (true, header) }
+    if !underWriteLock { try db.rollBackLeftoverTransaction() }
     let kept = validate(dataVersion: try db.dataVersion())
     walHeader = header
     return (kept, header)

@@ -206,12 +206,12 @@ extension SnapshotStore {
       let cacheSize = try db.scalar("PRAGMA cache_size") { $0.int64() } ?? -2000
       let mode: String?
       do throws(SQLiteError) {
-        mode = try db.scalar("PRAGMA journal_mode = MEMORY") { $0.text() } ?? nil
+        mode = try db.setJournalMode("MEMORY")
       } catch  where error.code.primary == .busy || error.code.primary == .locked {
         // Another connection has the file open: it keeps its WAL.
         return nil
       }
-      guard mode?.lowercased() == "memory" else { return nil }
+      guard mode == "memory" else { return nil }
       try db.execute("PRAGMA synchronous = OFF")
       try db.execute("PRAGMA cache_size = -\(Self.newFileImportCacheKiB)")
       return (synchronous, cacheSize)
@@ -226,8 +226,8 @@ extension SnapshotStore {
     try withDatabase { db throws(SQLiteError) in
       try db.execute("PRAGMA synchronous = \(saved.synchronous)")
       try db.execute("PRAGMA cache_size = \(saved.cacheSize)")
-      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
-      guard mode?.lowercased() == "wal" else {
+      let mode = try db.setJournalMode("WAL")
+      guard mode == "wal" else {
         throw SQLiteError(
           code: .ioError, message: "journal_mode=WAL answered \(mode ?? "nothing")")
       }

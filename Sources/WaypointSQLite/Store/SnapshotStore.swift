@@ -196,9 +196,9 @@ public final class SnapshotStore: @unchecked Sendable {
       // without its busy handler, when another process opens the same new file at the same moment.
       let mode = try db.retryingWhileBusy(for: configuration.busyTimeout) {
         () throws(SQLiteError) in
-        try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
+        try db.setJournalMode("WAL")
       }
-      guard mode?.lowercased() == "wal" else {
+      guard mode == "wal" else {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
@@ -263,8 +263,8 @@ public final class SnapshotStore: @unchecked Sendable {
         path: partial, mode: .readWrite,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       defer { db.close() }
-      let mode = try db.scalar("PRAGMA journal_mode = WAL") { $0.text() } ?? nil
-      guard mode?.lowercased() == "wal" else {
+      let mode = try db.setJournalMode("WAL")
+      guard mode == "wal" else {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
@@ -454,7 +454,7 @@ public final class SnapshotStore: @unchecked Sendable {
         var changes: Int32 = 0
         let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
           // Under the write lock: the latest header, which only this transaction can change.
-          before = try cache.check(db).header
+          before = try cache.check(db, underWriteLock: true).header
           changes = db.totalChanges
           return try body(db, cache)
         }
