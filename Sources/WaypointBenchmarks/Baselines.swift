@@ -174,6 +174,23 @@ func rawReadEveryPayload(_ path: String) throws -> (documents: Int, bytes: Int) 
   return (documents, bytes)
 }
 
+/// The bytes of a store's pages in use (its pages less those on its freelist) and of its free
+/// pages. A trim frees pages that later saves take back; how many are free when a run ends depends
+/// on the runs the cached store has seen, so the disk figure counts the pages in use.
+func pageBytes(_ path: String) throws -> (inUse: Int, free: Int) {
+  let database = try RawDatabase(path: path, readOnly: true)
+  func value(_ pragma: String) throws -> Int {
+    let statement = try database.prepare("PRAGMA \(pragma)")
+    defer { sqlite3_reset(statement) }
+    guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("PRAGMA \(pragma)") }
+    return Int(sqlite3_column_int64(statement, 0))
+  }
+  let pageSize = try value("page_size")
+  let pages = try value("page_count")
+  let free = try value("freelist_count")
+  return ((pages - free) * pageSize, free * pageSize)
+}
+
 /// Frames in a WAL, read from the `-shm` index (the WAL-index header's `mxFrame`, offset 16, native
 /// byte order; see sqlite.org/walformat.html). A writer that restarts the WAL after a checkpoint
 /// starts again at frame 0, so the frames one write added are the difference, or the new count when
