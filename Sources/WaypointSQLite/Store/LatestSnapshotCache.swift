@@ -5,7 +5,7 @@ import Waypoint
 /// change reads nothing and writes nothing, and saving a new one need not look the latest up.
 ///
 /// Valid only while no other connection has committed to the file: every use checks first
-/// (``check(_:)``) that the WAL index's header is the one recorded, else the connection's
+/// (``check(_:underWriteLock:)``) that the WAL index's header is the one recorded, else the connection's
 /// `PRAGMA data_version`, which changes with any commit of another connection, in this process or
 /// another, and the store drops the whole cache
 /// before any write of its own that is not a save (a prune, an import), or the one scene a restore's

@@ -405,7 +405,7 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
   /// encoded: `lookUp` first, and when it answers, again after the cache was checked against the
-  /// file (``LatestSnapshotCache/check(_:)``: the WAL index's header, else `PRAGMA data_version`).
+  /// file (``LatestSnapshotCache/check(_:underWriteLock:)``: the WAL index's header, else `PRAGMA data_version`).
   /// `nil` when it does not answer (the save goes on).
   func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
     // A save the cache cannot answer goes on, to the checks that come before any error.
@@ -427,7 +427,7 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
   /// cache of each scene's latest snapshot was checked against the file
-  /// (``LatestSnapshotCache/check(_:)``: another connection's commit empties it); then, unless it
+  /// (``LatestSnapshotCache/check(_:underWriteLock:)``: another connection's commit empties it); then, unless it
   /// answered, `body` in a write transaction (`BEGIN IMMEDIATE`), with the cache checked again
   /// under the lock. After the commit, the cache records the WAL index's header when nobody else
   /// committed meanwhile (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), so that
