@@ -23,8 +23,17 @@ final class LatestSnapshotCache {
     /// How many snapshots the scene holds, quarantined ones included (the trimming rule).
     var count: Int
     /// The snapshot this connection saved as that document, when it did: an unchanged state is
-    /// recognised by ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it.
-    var snapshot: SceneSnapshot?
+    /// recognised by ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it. Boxed: an
+    /// entry is copied on every lookup, and a snapshot copied retains and releases each of its
+    /// strings and collections.
+    var saved: Saved?
+  }
+
+  /// A snapshot this connection saved, shared by the copies of its entry.
+  final class Saved {
+    let snapshot: SceneSnapshot
+
+    init(_ snapshot: SceneSnapshot) { self.snapshot = snapshot }
   }
 
   /// A scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``), where Swift's

@@ -71,10 +71,10 @@ extension SnapshotStore {
     // change once written).
     var differs: Int64?
     let unchanged = try answerSave { cache -> SaveResult?? in
-      guard let latest = cache[key], let saved = latest.snapshot else { return nil }
+      guard let latest = cache[key], let saved = latest.saved else { return nil }
       if let expected, latest.id != expected { return .some(nil) }
       guard !latest.quarantined else { return nil }
-      guard snapshot.encodesLike(saved) else {
+      guard snapshot.encodesLike(saved.snapshot) else {
         differs = latest.id
         return nil
       }
@@ -89,7 +89,7 @@ extension SnapshotStore {
     func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
       if let expected, latest?.id != expected { return .some(nil) }
       guard let latest, !latest.quarantined, let stored = latest.document,
-        latest.snapshot == nil || latest.id != differs,
+        latest.saved == nil || latest.id != differs,
         LatestSnapshotCache.equalButForSaveTime(document, stored, savedAt: savedAt)
       else { return nil }
       return .some(SaveResult(snapshotID: latest.id, wrote: false))
@@ -114,7 +114,8 @@ extension SnapshotStore {
           count -= try Self.trim(scene, to: retention, db)
         }
         latest = LatestSnapshotCache.Entry(
-          id: id, document: document, quarantined: false, count: count, snapshot: snapshot)
+          id: id, document: document, quarantined: false, count: count,
+          saved: LatestSnapshotCache.Saved(snapshot))
         cache[key] = latest
         return SaveResult(snapshotID: id, wrote: true)
       })
@@ -163,7 +164,7 @@ extension SnapshotStore {
     ) { row in
       LatestSnapshotCache.Entry(
         id: row.int64(), document: row.blob(), quarantined: row.int() != 0, count: 0,
-        snapshot: nil)
+        saved: nil)
     }
     guard var found else { return nil }
     found.count =
