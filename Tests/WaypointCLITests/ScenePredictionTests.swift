@@ -10,6 +10,31 @@ struct ScenePredictionTests {
   let directory = TemporaryDirectory()
 
   @Test(
+    "the usual scene's line written as bytes is the line of its prediction",
+    arguments: [false, true])
+  func usualLine(styled: Bool) {
+    let style = Style(isEnabled: styled)
+    let scenes = [
+      "main", "", "a b", "tab\tnew\nline", "caf\u{E9}", "\u{7F}\u{202E}x", "\u{1F600}", "\\\"",
+    ]
+    let snapshots: [Int64] = [0, 1, 9, 10, 99, 1_000_000, -1, -10, .max, .min]
+    for scene in scenes {
+      for snapshot in snapshots {
+        for kept in [0, 1, 13, 65_535] {
+          var bytes: [UInt8] = []
+          ValidateCommand.appendUsualLine(
+            scene: scene, snapshot: snapshot, kept: kept, to: &bytes)
+          let prediction = ScenePrediction(scene: scene, snapshot: snapshot, kept: kept)
+          let expected = ValidateCommand.lines(prediction, style).map { $0 + "\n" }.joined()
+          #expect(
+            String(decoding: bytes, as: UTF8.self) == expected,
+            "scene \(scene.debugDescription), snapshot \(snapshot), kept \(kept)")
+        }
+      }
+    }
+  }
+
+  @Test(
     "repair counts the migrated, dropped and undetermined routes validate lists, under every policy",
     arguments: ["cut", "drop", "reset"])
   func sameCounts(policy: String) async throws {

@@ -50,6 +50,17 @@ enum ValidateCommand: WaypointCommand {
           + "(policy: \(ManifestInput.name(of: policy))):")
     }
     var fast = FastPrediction(manifest: manifest, limits: store.configuration.limits)
+    // Lines gathered and written 32 KiB at a time when neither stream is a terminal (nothing
+    // else is written meanwhile); line by line otherwise, between progress updates.
+    let gathers = !context.console.outIsTerminal && !context.console.errIsTerminal
+    var pending: [UInt8] = []
+    pending.reserveCapacity(gathers ? 40 * 1024 : 1024)
+    func flush(unlessBelow threshold: Int) {
+      guard pending.count >= threshold, !pending.isEmpty else { return }
+      context.console.writeOut(Data(pending))
+      pending.removeAll(keepingCapacity: true)
+    }
+    let threshold = gathers ? 32 * 1024 : 0
     try context.store { () throws(StoreError) in
       // The usual scene (restored whole, every route kept, no crash-loop mark) is judged from its
       // document's bytes as the table is read; any other is read again and judged in full.
@@ -73,13 +84,20 @@ enum ValidateCommand: WaypointCommand {
         if context.json {
           prediction.write(to: &json)
           json.lineBreak()
-          context.console.writeOut(json.take())
+          json.take(appendingTo: &pending)
+        } else if case .summarized(let scene, let id, let kept) = latest {
+          Self.appendUsualLine(scene: scene, snapshot: id, kept: Int(kept), to: &pending)
         } else {
-          for line in lines(prediction, context.style) { context.console.out(line) }
+          for line in lines(prediction, context.style) {
+            pending.append(contentsOf: line.utf8)
+            pending.append(0x0A)
+          }
         }
+        flush(unlessBelow: threshold)
         return true
       }
     }
+    flush(unlessBelow: 0)
     if context.json {
       json.endArray()
       json.member("summary", summary)
@@ -91,6 +109,35 @@ enum ValidateCommand: WaypointCommand {
     }
     return summary.dropped > 0 || summary.unreadable > 0 || summary.crashLoops > 0
       ? .problemsFound : .ok
+  }
+
+  /// The line ``lines(_:_:)`` gives for the usual scene (restored whole, `kept` routes kept as
+  /// stored), with its line break, appended as bytes without making strings.
+  static func appendUsualLine(scene: String, snapshot: Int64, kept: Int, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: "scene ".utf8)
+    bytes.append(contentsOf: Formatting.printable(scene).utf8)
+    bytes.append(contentsOf: ", snapshot ".utf8)
+    appendDecimal(snapshot, to: &bytes)
+    bytes.append(contentsOf: ": \(RestoreReport.Outcome.restored.rawValue), ".utf8)
+    appendDecimal(Int64(kept), to: &bytes)
+    bytes.append(contentsOf: " kept, 0 migrated, 0 dropped\n".utf8)
+  }
+
+  /// `value` in decimal, as `"\(value)"` writes it.
+  private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    // The magnitude as unsigned: Int64.min has no positive counterpart.
+    var magnitude = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+    }
   }
 
   /// The scene's prediction in text: a head line, then one line per dropped or undetermined route.

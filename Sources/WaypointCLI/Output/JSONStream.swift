@@ -41,6 +41,12 @@ struct JSONStream {
     return Data(bytes)
   }
 
+  /// Appends the bytes written so far to `output` and starts afresh, as ``take()`` does.
+  mutating func take(appendingTo output: inout [UInt8]) {
+    output.append(contentsOf: bytes)
+    bytes.removeAll(keepingCapacity: true)
+  }
+
   // MARK: Containers
 
   mutating func beginObject() { open(UInt8(ascii: "{")) }
