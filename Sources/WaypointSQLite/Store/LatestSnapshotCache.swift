@@ -62,16 +62,15 @@ final class LatestSnapshotCache {
   /// Keeps the entries only when nobody else committed since they were recorded.
   ///
   /// - Returns: whether they were kept.
-  @discardableResult
-  func validate(dataVersion version: Int64) -> Bool {
+  private func validate(dataVersion version: Int64) -> Bool {
     guard version != dataVersion else { return true }
     entries.removeAll(keepingCapacity: true)
     dataVersion = version
     return false
   }
 
-  /// Checks the entries against the file, as ``validate(dataVersion:)`` does: without a system
-  /// call when the WAL index's header is still the one recorded (nobody has committed since);
+  /// Checks the entries against the file, keeping them only when nobody else committed: without a
+  /// system call when the WAL index's header is still the one recorded (nobody has committed since);
   /// otherwise against `data_version`, recording the header read just before it (a commit after
   /// that read changes the header, so the next check asks again). That `data_version` must be the
   /// latest: read `underWriteLock` (inside `BEGIN IMMEDIATE`, where nobody else can commit), or

@@ -181,15 +181,22 @@ extension SnapshotStore {
     let committed: Bool
     // The disk writes the pages as they come rather than all at the end.
     let flush = StoreFile.BackgroundFlush(path: path)
+    var flushFailure: Int32?
     do {
-      defer { flush?.stop() }
+      defer { flushFailure = flush?.stop() ?? nil }
       committed = try importSnapshots(body)
     } catch {
       try? restoreSettings(saved)
       throw error
     }
     try restoreSettings(saved)
-    if committed { try StoreFile.flush(path, what: "the new store") }
+    if committed {
+      // A write-back error that an early flush saw is not seen again by the final one.
+      if let code = flushFailure {
+        throw StoreFile.error(code, path: path, doing: "flush the new store")
+      }
+      try StoreFile.flush(path, what: "the new store")
+    }
     return committed
   }
 
