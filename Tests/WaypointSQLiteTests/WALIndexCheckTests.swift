@@ -86,6 +86,64 @@ struct WALIndexCheckTests {
     #expect(log.dataVersionReads == 0)
   }
 
+  @Test(
+    "a restore's bookkeeping on this connection is recorded as its own commit: other scenes' unchanged saves ask nothing"
+  )
+  func restoreBookkeepingKeepsOtherScenesAnswered() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(crashLoopThreshold: 2))
+    let log = SeamLog()
+    store.injectFaults(log.injector())
+    _ = try store.save(try snapshot([.home, .item(id: 1)], savedAt: date), scene: "A")
+    let b = try store.save(try snapshot([.settings], savedAt: date), scene: "B")
+    for round in 1...5 {
+      // Counted, then confirmed: two commits of this connection, on scene B's rows.
+      #expect(store.restore(scene: "B", with: restorer).snapshotID == b.snapshotID)
+      try store.confirmRestore(scene: "B")
+      log.reset()
+      let again = try store.save(
+        try snapshot([.home, .item(id: 1)], savedAt: date + Double(round)), scene: "A")
+      #expect(!again.wrote, "round \(round)")
+      #expect(log.dataVersionReads == 0, "round \(round)")
+    }
+    // Scene B's own entry was forgotten, not trusted: its unchanged state is found in the file.
+    #expect(!(try store.save(try snapshot([.settings], savedAt: date + 10), scene: "B").wrote))
+    // Two unconfirmed restores quarantine B's latest snapshot (the crash-loop guard): the same
+    // state saved again is written anew, never answered by the quarantined one.
+    _ = store.restore(scene: "B", with: restorer)
+    _ = store.restore(scene: "B", with: restorer)
+    #expect(store.restore(scene: "B", with: restorer).snapshotID == nil)
+    let rewritten = try store.save(try snapshot([.settings], savedAt: date + 11), scene: "B")
+    #expect(rewritten.wrote && rewritten.snapshotID > b.snapshotID)
+    log.reset()
+    #expect(
+      !(try store.save(try snapshot([.home, .item(id: 1)], savedAt: date + 12), scene: "A").wrote))
+    #expect(log.dataVersionReads == 0)
+  }
+
+  @Test(
+    "a commit of another connection between a restore's bookkeeping commit and the header read is noticed"
+  )
+  func commitRacingRestoreBookkeepingIsNoticed() throws {
+    let path = directory.path()
+    let app = try SnapshotStore(path: path)
+    let other = try SnapshotStore(path: path)
+    let log = SeamLog()
+    let mine = try snapshot([.item(id: 1)], savedAt: date)
+    _ = try app.save(mine, scene: "A")
+    _ = try app.save(try snapshot([.settings], savedAt: date), scene: "B")
+    app.injectFaults(log.injector())
+    // The restore's count reads the header under the write lock, then after its commit: the
+    // other connection saves scene A just before that second read.
+    let theirState = try snapshot([.home], savedAt: date)
+    log.before(.walIndex, ordinal: 2) { _ = try? other.save(theirState, scene: "A") }
+    _ = app.restore(scene: "B", with: restorer)
+    let theirs = try other.history(scene: "A").first
+    // The app's state of A is no longer the latest: saving it again must write.
+    let again = try app.save(try snapshot([.item(id: 1)], savedAt: date + 1), scene: "A")
+    #expect(again.wrote && again.snapshotID > (theirs?.id ?? .max))
+  }
+
   @Test("another connection's commit changes the header: the next unchanged save asks and writes")
   func otherConnectionsCommitIsNoticed() throws {
     let path = directory.path()

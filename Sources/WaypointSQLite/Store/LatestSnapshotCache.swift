@@ -36,16 +36,29 @@ final class LatestSnapshotCache {
     init(_ snapshot: SceneSnapshot) { self.snapshot = snapshot }
   }
 
-  /// A scene id's UTF-8 bytes: scenes are told apart by their bytes (``SceneID``), where Swift's
-  /// `String` equality would take "café" in NFC and in NFD for one scene. Hashed in one call over
-  /// the bytes, not byte by byte as an array of bytes is.
+  /// A scene id, told apart from others by its UTF-8 bytes (``SceneID``), where Swift's `String`
+  /// equality would take "café" in NFC and in NFD for one scene. Hashed in one call over the bytes;
+  /// made without copying them (a save makes one for every lookup).
   struct Key: Hashable {
-    let bytes: [UInt8]
+    let scene: String
 
-    init(_ scene: String) { bytes = Array(scene.utf8) }
+    init(_ scene: String) { self.scene = scene }
 
     func hash(into hasher: inout Hasher) {
-      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+      var scene = scene
+      scene.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func == (lhs: Key, rhs: Key) -> Bool {
+      var left = lhs.scene
+      var right = rhs.scene
+      return left.withUTF8 { a in
+        right.withUTF8 { b in
+          guard a.count == b.count else { return false }
+          guard let start = a.baseAddress, let other = b.baseAddress else { return true }
+          return memcmp(start, other, a.count) == 0
+        }
+      }
     }
   }
 

@@ -309,6 +309,13 @@ public final class SnapshotStore: @unchecked Sendable {
   func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     lock.lock()
     defer { lock.unlock() }
+    return try withLockedDatabase(body)
+  }
+
+  /// ``withDatabase(_:)`` for a caller that holds `lock` already.
+  private func withLockedDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
+    throws(StoreError) -> T
+  {
     reopenClosed()
     do {
       return try body(database)
@@ -349,8 +356,10 @@ public final class SnapshotStore: @unchecked Sendable {
   /// - Parameters:
   ///   - busyTimeout: The longest to wait for the lock; `nil`: the configured busy timeout.
   ///   - scene: The one scene `body` changes, when it changes one scene's rows only (a restore's
-  ///     bookkeeping): the saves' cache forgets that scene alone, and the other scenes' saves stay
-  ///     answered from it. `nil`: the whole cache is emptied.
+  ///     bookkeeping): the saves' cache forgets that scene alone, records this commit as a save's
+  ///     (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), and the other scenes'
+  ///     saves stay answered from it without a read of `data_version`. `nil`: the whole cache is
+  ///     emptied.
   ///   - body: The transaction's work.
   @discardableResult
   func write<T>(
@@ -362,18 +371,35 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     try reopenIfMoved()
     return try withDatabase { db throws(SQLiteError) in
-      // A write that is not a save may change what the saves know (a mark, a deletion).
-      if let scene {
-        latestSnapshots.forget(LatestSnapshotCache.Key(scene))
-      } else {
-        latestSnapshots.invalidate()
+      if let busyTimeout { db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout)) }
+      defer {
+        if busyTimeout != nil { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
       }
-      guard let busyTimeout else {
+      // A write that is not a save may change what the saves know (a mark, a deletion).
+      guard let scene else {
+        latestSnapshots.invalidate()
         return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
       }
-      db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout))
-      defer { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
-      return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      // The other scenes' entries stay valid across this transaction, which changes one scene's
+      // rows: its commit is recorded as a save's is, so that the next unchanged save of another
+      // scene still asks nothing of SQLite.
+      let cache = latestSnapshots
+      cache.forget(LatestSnapshotCache.Key(scene))
+      do throws(SQLiteError) {
+        var before: Database.WALIndexHeader?
+        var changes: Int32 = 0
+        let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
+          before = try cache.check(db, underWriteLock: true).header
+          changes = db.totalChanges
+          return try body(db)
+        }
+        cache.recordOwnCommit(
+          before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
+        return result
+      } catch {
+        cache.invalidate()
+        throw error
+      }
     }
   }
 
@@ -410,14 +436,13 @@ public final class SnapshotStore: @unchecked Sendable {
   func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
     // A save the cache cannot answer goes on, to the checks that come before any error.
     guard access == .readWrite else { return nil }
-    let answer: T? = {
-      lock.lock()
-      defer { lock.unlock() }
-      return lookUp(latestSnapshots)
-    }()
-    guard let answer else { return nil }
-    try reopenIfMoved()
-    return try withDatabase { db throws(SQLiteError) in
+    // One hold of the lock for the whole answer: the lookup, the file-replaced check, the cache's
+    // check against the file.
+    lock.lock()
+    defer { lock.unlock() }
+    guard let answer = lookUp(latestSnapshots) else { return nil }
+    try reopenIfMovedLocked()
+    return try withLockedDatabase { db throws(SQLiteError) in
       // Another connection's commit since (or a write of this store meanwhile): asked again.
       let cache = latestSnapshots
       guard try cache.check(db).kept else { return lookUp(cache) }
@@ -476,6 +501,11 @@ public final class SnapshotStore: @unchecked Sendable {
   private func reopenIfMoved() throws(StoreError) {
     lock.lock()
     defer { lock.unlock() }
+    try reopenIfMovedLocked()
+  }
+
+  /// ``reopenIfMoved()`` for a caller that holds `lock` already.
+  private func reopenIfMovedLocked() throws(StoreError) {
     guard database.handle != nil, database.hasMoved() else { return }
     database.close()
     reopenClosed()
