@@ -43,6 +43,9 @@ final class BulkImport {
   /// The objects rebuilt at the end, in the order of `sqlite_schema`.
   let rebuilt: [SchemaObject]
   private(set) var finished = false
+  /// The inserts of ``rowsPerStatement`` rows and of one, prepared once (the connection's cache
+  /// keeps them; looking them up by their text each time cost as much as binding a row).
+  private var statements: (many: Statement?, one: Statement?) = (nil, nil)
 
   private init(database: Database, nextID: Int64, rebuilt: [SchemaObject]) {
     self.database = database
@@ -151,7 +154,15 @@ final class BulkImport {
   }
 
   private func write(_ rows: ArraySlice<Row>) throws(SQLiteError) {
-    let statement = try database.statement(Self.insertSQL(rows: rows.count))
+    // A full set, or one row.
+    let full = rows.count == Self.rowsPerStatement
+    let statement: Statement
+    if let prepared = full ? statements.many : statements.one {
+      statement = prepared
+    } else {
+      statement = try database.statement(Self.insertSQL(rows: full ? rows.count : 1))
+      if full { statements.many = statement } else { statements.one = statement }
+    }
     defer { statement.reset() }
     let format = Int64(SceneSnapshot.currentFormatVersion)
     var parameter: Int32 = 1
