@@ -194,6 +194,81 @@ struct BulkImportTests {
     #expect(Self.contents(path) == Self.contents(reference))
   }
 
+  @Test(
+    "a fault at any SQLite call: an error and nothing written, or the whole import; never half",
+    arguments: [ResultCode.ioError, .full])
+  func faultAtEveryCall(code: ResultCode) throws {
+    let directory = TemporaryDirectory.inMemoryWherePossible()
+    defer { try? FileManager.default.removeItem(at: directory.url) }
+    let reference = directory.path("reference.sqlite")
+    _ = try SnapshotStore(path: reference)
+    let empty = Self.contents(reference)
+    let whole = directory.path("whole.sqlite")
+    #expect(FileManager.default.createFile(atPath: whole, contents: nil))
+    let counted = try SnapshotStore(path: whole)
+    let plan = FaultPlan(failing: nil, with: .ok)
+    counted.injectFaults(plan.injector)
+    #expect(try importRows(counted, count: 20, newFile: true).committed)
+    counted.injectFaults(nil)
+    let imported = Self.contents(whole)
+    #expect(plan.calls.count > 100)
+    var failed = 0
+    for k in 1...plan.calls.count {
+      let path = directory.path("faulted-\(k).sqlite")
+      #expect(FileManager.default.createFile(atPath: path, contents: nil))
+      let store = try SnapshotStore(path: path)
+      store.injectFaults(FaultPlan(failing: k, with: code).injector)
+      let committed = (try? importRows(store, count: 20, newFile: true).committed) ?? false
+      store.injectFaults(nil)
+      let contents = Self.contents(path)
+      if contents == empty {
+        failed += 1
+        // And it imports again.
+        #expect(try importRows(store, count: 20, newFile: true).committed, "call \(k)")
+        #expect(Self.contents(path) == imported, "call \(k)")
+      } else {
+        #expect(contents == imported, "call \(k) (\(plan.calls[k - 1])): half an import")
+      }
+      _ = committed
+      for suffix in ["", "-wal", "-shm", "-journal"] {
+        try? FileManager.default.removeItem(atPath: path + suffix)
+      }
+    }
+    #expect(failed > plan.calls.count / 2)
+  }
+
+  @Test("a caller that goes on after a failed statement of rows cannot commit what is left")
+  func failureIsKept() throws {
+    let reference = directory.path("reference.sqlite")
+    _ = try SnapshotStore(path: reference)
+    let path = emptyFile("swallowed.sqlite")
+    let store = try SnapshotStore(path: path)
+    // The first statement of rows fails; the caller goes on.
+    let once = FailOnce()
+    store.injectFaults(
+      FaultInjector { call, sql in
+        guard call == .step, (sql ?? "").hasPrefix("INSERT INTO snapshot (id,"), once.take()
+        else { return nil }
+        return ResultCode.full.rawValue
+      })
+    var errors = 0
+    #expect(throws: StoreError.self) {
+      try store.importSnapshotsIntoNewFile { importer throws(StoreError) in
+        for index in 0..<40 {
+          do throws(StoreError) {
+            try importer.insert(try! snapshot([.item(id: index)]), scene: "s\(index)")
+          } catch {
+            errors += 1
+          }
+        }
+        return true
+      }
+    }
+    store.injectFaults(nil)
+    #expect(errors > 0)
+    #expect(Self.contents(path) == Self.contents(reference))
+  }
+
   @Test("the objects rebuilt: from the first index of snapshot on, tables and indexes only")
   func rebuiltObjects() {
     typealias Object = BulkImport.SchemaObject
@@ -211,5 +286,18 @@ struct BulkImportTests {
     #expect(BulkImport.rebuiltObjects([table, index, own]) == nil)
     #expect(BulkImport.rebuiltObjects([table, index, table]) == nil)
     #expect(BulkImport.quoted("a\"b") == "\"a\"\"b\"")
+  }
+}
+
+/// Answers `true` once.
+private final class FailOnce: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = false
+
+  func take() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    defer { done = true }
+    return !done
   }
 }

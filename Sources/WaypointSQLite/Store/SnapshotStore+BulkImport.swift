@@ -43,6 +43,9 @@ final class BulkImport {
   /// The objects rebuilt at the end, in the order of `sqlite_schema`.
   let rebuilt: [SchemaObject]
   private(set) var finished = false
+  /// What a statement of rows threw: its rows are not in the table although their ids were given,
+  /// so the import must not be committed, even by a caller that went on after the error.
+  private var failure: SQLiteError?
   /// The inserts of ``rowsPerStatement`` rows and of one, prepared once (the connection's cache
   /// keeps them; looking them up by their text each time cost as much as binding a row).
   private var statements: (many: Statement?, one: Statement?) = (nil, nil)
@@ -71,9 +74,11 @@ final class BulkImport {
   ///   entry is not one integer from 0 to ``maxSequence``, or the objects from its first index on
   ///   are not tables and indexes that can be created again (see ``rebuiltObjects(_:)``).
   static func begin(_ db: Database) throws(SQLiteError) -> BulkImport? {
-    guard try db.scalar("SELECT 1 FROM snapshot LIMIT 1", [], { _ in true }) == nil else {
-      return nil
-    }
+    guard try db.scalar("SELECT 1 FROM snapshot LIMIT 1", [], { _ in true }) == nil,
+      try db.scalar(
+        "SELECT 1 FROM main.sqlite_schema WHERE type = 'table' AND name = 'sqlite_sequence'", [],
+        { _ in true }) != nil
+    else { return nil }
     let sequence = try db.rows(
       "SELECT typeof(seq) = 'integer', seq FROM sqlite_sequence WHERE name = 'snapshot'"
     ) { row in (row.int() != 0, row.int64()) }
@@ -136,6 +141,7 @@ final class BulkImport {
   func insert(_ document: Data, metadata: SnapshotMetadata, scene: String) throws(SQLiteError)
     -> Int64
   {
+    if let failure { throw failure }
     let id = nextID
     nextID += 1
     pending.append(Row(id: id, document: document, metadata: metadata, scene: scene))
@@ -145,11 +151,17 @@ final class BulkImport {
 
   /// Writes the rows taken, one statement for a full set and one each otherwise.
   private func flush() throws(SQLiteError) {
+    if let failure { throw failure }
     defer { pending.removeAll(keepingCapacity: true) }
-    if pending.count == Self.rowsPerStatement {
-      try write(pending[...])
-    } else {
-      for index in pending.indices { try write(pending[index...index]) }
+    do throws(SQLiteError) {
+      if pending.count == Self.rowsPerStatement {
+        try write(pending[...])
+      } else {
+        for index in pending.indices { try write(pending[index...index]) }
+      }
+    } catch {
+      failure = error
+      throw error
     }
   }
 
@@ -182,9 +194,21 @@ final class BulkImport {
   /// Writes the rows still waiting and rebuilds the objects dropped or out of their order:
   /// the rows of the tables among them are copied aside (to `temp`), the tables and indexes
   /// dropped, every object created again from its SQL in its order, and the rows copied back.
-  /// Rows inserted afterwards go in one by one.
+  /// Rows inserted afterwards go in one by one. Throws again what a statement of rows threw.
   func finish() throws(SQLiteError) {
+    if let failure { throw failure }
     guard !finished else { return }
+    do throws(SQLiteError) {
+      try rebuild()
+    } catch {
+      // Half rebuilt: never again, and never committed.
+      failure = error
+      throw error
+    }
+    finished = true
+  }
+
+  private func rebuild() throws(SQLiteError) {
     try flush()
     var kept: [(table: String, copy: String)] = []
     for (number, object) in rebuilt.enumerated() where object.type == "table" {
@@ -204,12 +228,12 @@ final class BulkImport {
       }
     }
     for object in rebuilt {
-      if let sql = object.sql { try database.execute(sql) }
+      // One statement, as SQLite read it from the schema: never a list of them.
+      if let sql = object.sql { try database.run(sql) }
     }
     for (table, copy) in kept {
       try database.execute("INSERT INTO \(table) SELECT * FROM \(copy)")
       try database.execute("DROP TABLE \(copy)")
     }
-    finished = true
   }
 }
