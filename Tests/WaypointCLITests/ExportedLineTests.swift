@@ -68,6 +68,27 @@ struct ExportedLineTests {
     }
   }
 
+  @Test("a line read from its bytes reads as one read from a Data", arguments: variants.indices)
+  func bytesAsData(index: Int) {
+    let line = Data(Self.variants[index].utf8)
+    func outcome(_ read: () throws(SnapshotLine.Problem) -> SnapshotLine.Parsed) -> String {
+      do throws(SnapshotLine.Problem) {
+        let parsed = try read()
+        return "\(parsed.scene) \(parsed.metadata) \(String(describing: parsed.quarantine)) "
+          + parsed.document.base64EncodedString()
+      } catch {
+        return error.message
+      }
+    }
+    let fromData = outcome { () throws(SnapshotLine.Problem) in
+      try SnapshotLine.parse(line, limits: .default)
+    }
+    let fromBytes = line.withUnsafeBytes { bytes in
+      outcome { () throws(SnapshotLine.Problem) in try SnapshotLine.parse(bytes, limits: .default) }
+    }
+    #expect(fromData == fromBytes)
+  }
+
   @Test("the plain lines of the variants are taken, the others are not")
   func takesWhatExportWrites() {
     let taken = Self.variants.map {
