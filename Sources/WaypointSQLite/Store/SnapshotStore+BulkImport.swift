@@ -12,7 +12,9 @@ import Waypoint
 /// - Every schema object from the first index of `snapshot` on (in the order of `sqlite_schema`) is
 ///   rebuilt at the end: the indexes of `snapshot` are dropped at the start, and at the end each of
 ///   these objects is created again from its own SQL, in its order, the rows of the tables among
-///   them kept. The store then has the schema it had, object for object and in the same order.
+///   them kept (a table without an `INTEGER PRIMARY KEY` would have its hidden rowids numbered
+///   again, in their order; `snapshot_mark`'s key is its snapshot's id). The store then has the
+///   schema it had, object for object and in the same order.
 ///
 /// Used only inside the import's one transaction: a rollback undoes all of it. A store whose schema
 /// or `sqlite_sequence` is not as expected is imported row by row (``begin(_:)`` answers `nil`).
