@@ -92,7 +92,10 @@ struct BulkImportTests {
 
   @Test(
     "rows, ids, marks, sequence and schema are those of an import row by row",
-    arguments: [1, 15, 16, 17, 1_000, 1_037])
+    arguments: [
+      1, BulkImport.rowsPerStatement - 1, BulkImport.rowsPerStatement,
+      BulkImport.rowsPerStatement + 1, 1_000, 1_037,
+    ])
   func sameAsRowByRow(count: Int) throws {
     let plainPath = directory.path("plain-\(count).sqlite")
     let bulkPath = emptyFile("bulk-\(count).sqlite")
@@ -133,9 +136,10 @@ struct BulkImportTests {
       #expect(rawExecute(path, "DELETE FROM snapshot; DELETE FROM snapshot_mark") == SQLITE_OK)
       paths.append(path)
     }
-    let plain = try importRows(SnapshotStore(path: paths[0]), count: 20, newFile: false)
-    let bulk = try importRows(SnapshotStore(path: paths[1]), count: 20, newFile: true)
-    #expect(bulk.ids == Array(6...25))
+    let count = BulkImport.rowsPerStatement + 6
+    let plain = try importRows(SnapshotStore(path: paths[0]), count: count, newFile: false)
+    let bulk = try importRows(SnapshotStore(path: paths[1]), count: count, newFile: true)
+    #expect(bulk.ids == Array(6...Int64(count + 5)))
     #expect(bulk.ids == plain.ids)
     #expect(Self.contents(paths[1]) == Self.contents(paths[0]))
   }
@@ -160,7 +164,8 @@ struct BulkImportTests {
       #expect(rawExecute(path, "DELETE FROM snapshot; \(change)") == SQLITE_OK)
       let store = try SnapshotStore(path: path)
       do {
-        let result = try importRows(store, count: 20, newFile: name == "bulk.sqlite")
+        let result = try importRows(
+          store, count: BulkImport.rowsPerStatement + 6, newFile: name == "bulk.sqlite")
         outcomes.append("\(result.ids) \(result.scenes) \(result.committed)")
       } catch {
         outcomes.append("\((error as? StoreError)?.code.description ?? "?")")
@@ -205,10 +210,12 @@ struct BulkImportTests {
     let empty = Self.contents(reference)
     let whole = directory.path("whole.sqlite")
     #expect(FileManager.default.createFile(atPath: whole, contents: nil))
+    // A full statement of rows and some alone.
+    let count = BulkImport.rowsPerStatement + 6
     let counted = try SnapshotStore(path: whole)
     let plan = FaultPlan(failing: nil, with: .ok)
     counted.injectFaults(plan.injector)
-    #expect(try importRows(counted, count: 20, newFile: true).committed)
+    #expect(try importRows(counted, count: count, newFile: true).committed)
     counted.injectFaults(nil)
     let imported = Self.contents(whole)
     #expect(plan.calls.count > 100)
@@ -218,13 +225,13 @@ struct BulkImportTests {
       #expect(FileManager.default.createFile(atPath: path, contents: nil))
       let store = try SnapshotStore(path: path)
       store.injectFaults(FaultPlan(failing: k, with: code).injector)
-      let committed = (try? importRows(store, count: 20, newFile: true).committed) ?? false
+      let committed = (try? importRows(store, count: count, newFile: true).committed) ?? false
       store.injectFaults(nil)
       let contents = Self.contents(path)
       if contents == empty {
         failed += 1
         // And it imports again.
-        #expect(try importRows(store, count: 20, newFile: true).committed, "call \(k)")
+        #expect(try importRows(store, count: count, newFile: true).committed, "call \(k)")
         #expect(Self.contents(path) == imported, "call \(k)")
       } else {
         #expect(contents == imported, "call \(k) (\(plan.calls[k - 1])): half an import")
@@ -254,7 +261,7 @@ struct BulkImportTests {
     var errors = 0
     #expect(throws: StoreError.self) {
       try store.importSnapshotsIntoNewFile { importer throws(StoreError) in
-        for index in 0..<40 {
+        for index in 0..<(BulkImport.rowsPerStatement + 10) {
           do throws(StoreError) {
             try importer.insert(try! snapshot([.item(id: index)]), scene: "s\(index)")
           } catch {

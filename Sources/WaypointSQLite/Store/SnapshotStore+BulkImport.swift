@@ -20,7 +20,7 @@ import Waypoint
 /// or `sqlite_sequence` is not as expected is imported row by row (``begin(_:)`` answers `nil`).
 final class BulkImport {
   /// How many rows one statement inserts.
-  static let rowsPerStatement = 16
+  static let rowsPerStatement = 64
 
   /// A row waiting for its statement.
   private struct Row {
