@@ -36,6 +36,24 @@ struct SceneIDTests {
     #expect(try store.restore(scene: id, with: restorer).scene.routes(Route.self) == [.home])
   }
 
+  @Test("the rule is the same on the ASCII shortcut and on scalars: every scalar up to U+00FF")
+  func everySmallScalar() {
+    for value in UInt32(0)...0xFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let control = value < 0x20 || (0x7F...0x9F).contains(value)
+      for id in [String(scalar), "a\(scalar)", "\(scalar)z", "é\(scalar)", "ab\(scalar)cd"] {
+        #expect(
+          (SceneID.problem(with: id) != nil) == control, "U+\(value) in \(id.debugDescription)")
+      }
+    }
+    #expect(SceneID.problem(with: String(repeating: "x", count: 1024)) == nil)
+    #expect(SceneID.problem(with: String(repeating: "x", count: 1025)) != nil)
+    #expect(SceneID.problem(with: "") != nil)
+    // A bridged or substring-made id without contiguous UTF-8 still gets the rule.
+    let sliced = String(Substring("xx\u{7F}y".dropFirst()))
+    #expect(SceneID.problem(with: sliced) != nil)
+  }
+
   @Test("ids that differ only after a NUL never meet: reads find nothing for the truncated id")
   func nulNeverTruncates() throws {
     let store = try SnapshotStore(path: directory.path())

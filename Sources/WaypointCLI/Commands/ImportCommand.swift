@@ -241,9 +241,9 @@ enum ImportCommand: WaypointCommand {
       if let failure { throw failure }
       do throws(CLIError) {
         while true {
-          let next: (number: Int, bytes: Data)?
+          let next: (number: Int, range: Range<Int>)?
           do throws(LineReader.Failure) {
-            next = try reader.next()
+            next = try reader.nextRange()
           } catch {
             switch error {
             case .lineTooLong(let number):
@@ -253,14 +253,25 @@ enum ImportCommand: WaypointCommand {
               throw CLIError(exitCode: .ioError, message: "\(name): cannot read: \(reason)")
             }
           }
-          guard let (number, bytes) = next else { return nil }
-          if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-          do throws(SnapshotLine.Problem) {
-            let parsed = try SnapshotLine.parse(bytes, limits: limits)
+          guard let (number, range) = next else { return nil }
+          // Read where the reader holds it: no copy of the line.
+          let limits = limits
+          let read = reader.withBytes(of: range) {
+            bytes -> Result<SnapshotLine.Parsed, SnapshotLine.Problem>? in
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+            do throws(SnapshotLine.Problem) {
+              return .success(try SnapshotLine.parse(bytes, limits: limits))
+            } catch {
+              return .failure(error)
+            }
+          }
+          switch read {
+          case nil: continue
+          case .success(let parsed):
             count += 1
             progress.update(count)
             return parsed
-          } catch {
+          case .failure(let error):
             throw .data("\(name):\(number): \(error.message)")
           }
         }

@@ -43,6 +43,13 @@ struct LineReader {
 
   /// The next line and its number (from 1), or `nil` at the end of the file.
   mutating func next() throws(Failure) -> (number: Int, bytes: Data)? {
+    guard let (number, range) = try nextRange() else { return nil }
+    return (number, withBytes(of: range) { Data($0) })
+  }
+
+  /// The next line as ``next()`` finds it, left in the reader's buffer: its number and where its
+  /// bytes are, for ``withBytes(of:_:)`` until the next call. No copy of the line is made.
+  mutating func nextRange() throws(Failure) -> (number: Int, range: Range<Int>)? {
     var searched = start
     while true {
       if let newline = Self.firstNewline(in: buffer, from: searched, to: end) {
@@ -50,9 +57,7 @@ struct LineReader {
         guard newline - start <= maxLineBytes else { throw .lineTooLong(lineNumber) }
         var last = newline
         if last > start, buffer[last - 1] == 0x0D { last -= 1 }
-        let line = buffer.withUnsafeBytes {
-          Data(UnsafeRawBufferPointer(rebasing: $0[start..<last]))
-        }
+        let line = start..<last
         start = newline + 1
         return (lineNumber, line)
       }
@@ -60,15 +65,21 @@ struct LineReader {
       if atEnd {
         guard start < end else { return nil }
         lineNumber += 1
-        let line = buffer.withUnsafeBytes {
-          Data(UnsafeRawBufferPointer(rebasing: $0[start..<end]))
-        }
+        let line = start..<end
         start = end
         return (lineNumber, line)
       }
       searched = end - start
       try fill()
     }
+  }
+
+  /// Runs `body` on the bytes of a line that ``nextRange()`` gave last (valid only during the
+  /// call).
+  func withBytes<Result>(of range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Result)
+    -> Result
+  {
+    buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
   }
 
   /// The index of the first `\n` in `buffer[from..<to]`, or `nil`.

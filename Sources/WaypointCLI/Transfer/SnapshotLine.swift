@@ -152,6 +152,19 @@ enum SnapshotLine {
   /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
   /// time is the document's.
   static func parse(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
+    if let parsed = exportedLine(line, limits: limits) { return parsed }
+    return try parseAnyOther(line, limits: limits)
+  }
+
+  /// Reads one line given by its bytes, as `parse(_:limits:)` does; a line exactly as `export`
+  /// writes it is read without a copy of it being made.
+  static func parse(_ line: UnsafeRawBufferPointer, limits: InputLimits) throws(Problem) -> Parsed {
+    if let parsed = exportedLine(line, limits: limits) { return parsed }
+    return try parseAnyOther(Data(line), limits: limits)
+  }
+
+  /// Reads a line that `exportedLine(_:limits:)` does not take.
+  private static func parseAnyOther(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
     // The lines `export` writes are read straight from their bytes; anything unusual the slow way
     // below, which gives the same result and names the problem.
     if let parsed = strictlyParsed(line, limits: limits) { return parsed }
@@ -208,9 +221,74 @@ enum SnapshotLine {
       quarantine: try quarantine(members["quarantine"]), document: written)
   }
 
+  /// The line, when it is exactly as `export` writes a line without a quarantine, its members in
+  /// their order and nothing more:
+  ///
+  /// ```
+  /// {"id":DIGITS,"scene":"ID","savedAt":"TEXT","quarantine":null,"document":DOCUMENT}
+  /// ```
+  ///
+  /// with an id of 1 to 17 digits in plain form, a scene id of printable ASCII without `"` and `\`
+  /// (1 to ``/WaypointSQLite/SceneID/maxByteCount`` bytes), a save time of printable ASCII without
+  /// `"` and `\`, and a document that `CanonicalDocument` recognises. `nil` for anything else, which
+  /// ``strictlyParsed(_:limits:)`` reads: for every line this takes it gives the same (tested), only
+  /// without reading the line's members one by one.
+  static func exportedLine(_ line: Data, limits: InputLimits) -> Parsed? {
+    line.withUnsafeBytes { exportedLine($0, limits: limits) }
+  }
+
+  /// `exportedLine(_:limits:)` (of a `Data`) of a line given by its bytes.
+  static func exportedLine(_ bytes: UnsafeRawBufferPointer, limits: InputLimits) -> Parsed? {
+    // Within the line the document nests one level deeper than on its own.
+    guard limits.maxNestingDepth >= 5 else { return nil }
+    var index = 0
+    /// Takes `text` at `index`.
+    func literal(_ text: StaticString) -> Bool {
+      let count = text.utf8CodeUnitCount
+      guard bytes.count - index >= count, let base = bytes.baseAddress,
+        memcmp(base + index, text.utf8Start, count) == 0
+      else { return false }
+      index += count
+      return true
+    }
+    /// Takes a run of printable ASCII other than `"` and `\`, up to a `"`, and the `"`.
+    func plainText() -> Range<Int>? {
+      let start = index
+      while index < bytes.count {
+        let byte = bytes[index]
+        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+        if byte == UInt8(ascii: "\"") {
+          index += 1
+          return start..<(index - 1)
+        }
+        index += 1
+      }
+      return nil
+    }
+    guard literal(#"{"id":"#) else { return nil }
+    let digits = index
+    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+    guard index > digits, index - digits <= 17, index - digits == 1 || bytes[digits] != 0x30,
+      literal(#","scene":""#), let scene = plainText(),
+      !scene.isEmpty, scene.count <= SceneID.maxByteCount,
+      literal(#","savedAt":""#), plainText() != nil,
+      literal(#","quarantine":null,"document":"#),
+      let document = CanonicalDocument(bytes, at: index, limits: limits),
+      document.end == bytes.count - 1, bytes[document.end] == UInt8(ascii: "}")
+    else { return nil }
+    return Parsed(
+      scene: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[scene]), as: UTF8.self),
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: document.routeSchemaVersion,
+        appBuild: document.appBuild.map { CanonicalDocument.string(bytes, $0) },
+        savedAt: document.savedAt),
+      quarantine: nil,
+      document: Data(UnsafeRawBufferPointer(rebasing: bytes[index..<document.end])))
+  }
+
   /// The line, when it and its document are in the strict subset of JSON that `StrictJSONReader`
-  /// reads, and valid; `nil` for anything else, which ``parse(_:limits:)`` then reads the slow way.
-  private static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
+  /// reads, and valid; `nil` for anything else, which `parse(_:limits:)` then reads the slow way.
+  static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
     typealias Unsure = StrictJSONReader.Unsure
     return line.withUnsafeBytes { bytes -> Parsed? in
       var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)

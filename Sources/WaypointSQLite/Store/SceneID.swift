@@ -19,6 +19,11 @@ public enum SceneID {
     if bytes > maxByteCount {
       return "a scene id is at most \(maxByteCount) UTF-8 bytes (this one has \(bytes))"
     }
+    // Printable ASCII, as nearly every id is, needs no look at its scalars.
+    let printable = id.utf8.withContiguousStorageIfAvailable { bytes in
+      bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+    if printable == true { return nil }
     if let control = id.unicodeScalars.first(where: isControl) {
       let hex = String(control.value, radix: 16, uppercase: true)
       let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex

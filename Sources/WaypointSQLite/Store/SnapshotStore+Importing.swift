@@ -17,6 +17,9 @@ package struct SnapshotImporter {
   let database: Database
   let path: String
   let limits: InputLimits
+  /// The rows of an import into a new store, inserted many at a time (``BulkImport``); `nil`
+  /// inserts each row as a save does.
+  var bulk: BulkImport? = nil
 
   /// Inserts `snapshot` as a new snapshot of `scene`, with its own save time and, if given, its
   /// quarantine mark. Unlike ``SnapshotStore/save(_:scene:)`` it never compares with the scene's
@@ -80,8 +83,13 @@ package struct SnapshotImporter {
     quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
-      // The save's own insert: prepared once, found by its literal's address.
-      let id = try SnapshotStore.insert(document, metadata: metadata, scene: scene, database)
+      let id: Int64
+      if let bulk, !bulk.finished {
+        id = try bulk.insert(document, metadata: metadata, scene: scene)
+      } else {
+        // The save's own insert: prepared once, found by its literal's address.
+        id = try SnapshotStore.insert(document, metadata: metadata, scene: scene, database)
+      }
       if let quarantine {
         try database.run(
           """
@@ -104,6 +112,8 @@ package struct SnapshotImporter {
   /// their bytes). In a new store, the scenes imported.
   package func sceneCount() throws(StoreError) -> Int {
     do {
+      // Counted on the scene index, which a bulk import builds first.
+      try bulk?.finish()
       return try database.scalar("SELECT count(DISTINCT scene_id) FROM snapshot") { $0.int() } ?? 0
     } catch {
       throw StoreError(error, path: path)
@@ -127,18 +137,31 @@ extension SnapshotStore {
   package func importSnapshots(_ body: (SnapshotImporter) throws(StoreError) -> Bool)
     throws(StoreError) -> Bool
   {
+    try importSnapshots(inBulk: false, body)
+  }
+
+  /// ``importSnapshots(_:)``, with the rows inserted by a ``BulkImport`` when `inBulk` is `true`
+  /// and the store's `snapshot` table is empty (and as expected).
+  private func importSnapshots(
+    inBulk: Bool, _ body: (SnapshotImporter) throws(StoreError) -> Bool
+  ) throws(StoreError) -> Bool {
     var failure: StoreError?
     let limits = configuration.limits
     let path = path
     let completion = try write(completion: {
       db throws(SQLiteError) -> Database.TransactionCompletion in
+      var importer = SnapshotImporter(database: db, path: path, limits: limits)
+      if inBulk { importer.bulk = try BulkImport.begin(db) }
+      let committing: Bool
       do throws(StoreError) {
-        return try body(SnapshotImporter(database: db, path: path, limits: limits))
-          ? .commit : .rollback
+        committing = try body(importer)
       } catch {
         failure = error
         return .rollback
       }
+      guard committing else { return .rollback }
+      try importer.bulk?.finish()
+      return .commit
     })
     if let failure { throw failure }
     return completion == .commit
@@ -160,7 +183,9 @@ extension SnapshotStore {
   /// so that every page is written once, to the file itself, instead of to the WAL and again at
   /// the checkpoint; meanwhile a thread of its own flushes the file to the disk again and again
   /// (`StoreFile.BackgroundFlush`), so that the disk writes the pages while the import goes on
-  /// rather than all of them at the end. Once it ends, committed or not, the store's own settings
+  /// rather than all of them at the end. The rows are inserted many to a statement and the indexes
+  /// of `snapshot` built once at the end, from the finished table (`BulkImport`: the same rows,
+  /// ids and schema, in the same order). Once it ends, committed or not, the store's own settings
   /// are back (WAL, its `synchronous` level, its page cache) and, when committed, the file has
   /// been flushed to the disk: what the caller names is a store like any other, complete on the
   /// disk.
@@ -184,7 +209,7 @@ extension SnapshotStore {
     var flushFailure: Int32?
     do {
       defer { flushFailure = flush?.stop() ?? nil }
-      committed = try importSnapshots(body)
+      committed = try importSnapshots(inBulk: true, body)
     } catch {
       try? restoreSettings(saved)
       throw error
