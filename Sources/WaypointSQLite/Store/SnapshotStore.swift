@@ -386,21 +386,33 @@ public final class SnapshotStore: @unchecked Sendable {
       let cache = latestSnapshots
       cache.forget(LatestSnapshotCache.Key(scene))
       do throws(SQLiteError) {
-        var before: Database.WALIndexHeader?
-        var changes: Int32 = 0
-        let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
-          before = try cache.check(db, underWriteLock: true).header
-          changes = db.totalChanges
-          return try body(db)
-        }
-        cache.recordOwnCommit(
-          before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
-        return result
+        return try recordingOwnCommit(db, cache) { () throws(SQLiteError) in try body(db) }
       } catch {
         cache.invalidate()
         throw error
       }
     }
+  }
+
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) whose commit the cache of each scene's
+  /// latest snapshot records as this connection's own: the cache is checked under the write lock
+  /// (the header read then is the latest, which only this transaction can change), and after the
+  /// commit ``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)`` keeps the header only
+  /// when nobody else committed in between. `body` must leave the cache true of the rows it
+  /// changed (a save records its snapshot; a restore's bookkeeping forgot its scene first).
+  private func recordingOwnCommit<T>(
+    _ db: Database, _ cache: LatestSnapshotCache, _ body: () throws(SQLiteError) -> T
+  ) throws(SQLiteError) -> T {
+    var before: Database.WALIndexHeader?
+    var changes: Int32 = 0
+    let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
+      before = try cache.check(db, underWriteLock: true).header
+      changes = db.totalChanges
+      return try body()
+    }
+    cache.recordOwnCommit(
+      before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
+    return result
   }
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
@@ -475,17 +487,9 @@ public final class SnapshotStore: @unchecked Sendable {
           try cache.check(db)
           if case .answered(let answer) = lookUp(cache) { return answer }
         }
-        var before: Database.WALIndexHeader?
-        var changes: Int32 = 0
-        let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
-          // Under the write lock: the latest header, which only this transaction can change.
-          before = try cache.check(db, underWriteLock: true).header
-          changes = db.totalChanges
-          return try body(db, cache)
+        return try recordingOwnCommit(db, cache) { () throws(SQLiteError) in
+          try body(db, cache)
         }
-        cache.recordOwnCommit(
-          before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
-        return result
       } catch {
         cache.invalidate()
         throw error
