@@ -66,8 +66,8 @@ extension SnapshotStore {
   }
 }
 
-/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:summarizing:_:)``
-/// passes it: the summary made of it, or the snapshot itself when there is none.
+/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``
+/// passes it: the summary a judge made of it, or the snapshot itself when there is none.
 package enum LatestSnapshot<Summary> {
   /// The scene, its latest snapshot's id and the summary made of that snapshot.
   case summarized(scene: String, id: Int64, Summary)
@@ -77,32 +77,38 @@ package enum LatestSnapshot<Summary> {
 
 extension SnapshotStore {
   /// Calls `body` with the latest snapshot of every scene, by scene id, in one read transaction, as
-  /// ``forEachLatestSnapshot(after:limit:_:)`` does, but reads the documents in the table's order:
-  /// on a big store, rows read in the order of scene ids are pages read at random, a page read (a
-  /// system call, or a disk seek when the file is not cached) per scene.
+  /// ``forEachLatestSnapshot(after:limit:_:)`` does, but reads the documents in the table's order
+  /// and has them judged on other threads while it reads: on a big store, rows read in the order of
+  /// scene ids are pages read at random, a page read (a system call, or a disk seek when the file is
+  /// not cached) per scene.
   ///
-  /// The scenes go in batches of at most `batchSize`: the batch's latest snapshot ids are read from
-  /// the index on (scene_id, id); the table is read once in id order, and `summarize` gets each of
-  /// those snapshots and makes a summary of it, or `nil`; then `body` gets the batch's scenes in
-  /// scene-id order, each as its summary or, where `summarize` made none, as the snapshot read again.
-  /// Memory: an id and a summary per scene of a batch. Documents over the size limit come without
-  /// their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false` to stop early; neither
-  /// closure may call the store.
+  /// The scenes go in batches of at most `batchSize`: the batch's scenes and their latest snapshot
+  /// ids are read from the index on (scene_id, id); the table is read once in id order, and the
+  /// document of each of those snapshots that a restore reads (not quarantined, not a crash loop,
+  /// within the size limit) goes to a judge, which makes a summary of it, or `nil`. The judges run
+  /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
+  /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
+  /// there is none, as the snapshot read again. Memory: 12 bytes a scene of a batch, and the
+  /// documents waiting for a judge (4 × `judges` buffers of 64 KiB; a longer document is judged on
+  /// the calling thread). `body` returns `false` to stop early; neither it nor a judge may call the
+  /// store.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
-  package func forEachLatestSnapshot<Summary>(
+  package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
-    summarizing summarize: (StoredSnapshot) -> Summary?,
+    judges: Int = ProcessInfo.processInfo.activeProcessorCount,
+    judging makeJudge: @escaping @Sendable () -> (
+      _ id: Int64, _ document: UnsafeRawBufferPointer
+    ) -> Summary?,
     _ body: (LatestSnapshot<Summary>) -> Bool
   ) throws(StoreError) {
     let limit = configuration.limits.maxDocumentBytes
-    let batch = Int64(max(1, batchSize))
-    let latest = """
-      SELECT scene_id, max(id) FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1
-      GROUP BY scene_id ORDER BY scene_id LIMIT ?2
-      """
+    // At most 2^30 scenes a batch: a place in a batch fits 32 bits.
+    let batch = min(max(1, batchSize), 1 << 30)
+    let judges = min(max(1, judges), 16)
     let rows = """
-      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      SELECT s.id, \(marks.quarantine), \(marks.unconfirmedRestores), \(marks.crashLoopThreshold),
+        CASE WHEN length(s.document) <= ?1 THEN s.document END
       FROM snapshot s\(marks.join) WHERE s.id BETWEEN ?2 AND ?3 ORDER BY s.id
       """
     let one = """
@@ -112,65 +118,315 @@ extension SnapshotStore {
     try read { db throws(SQLiteError) in
       var after: String?
       while true {
-        // The batch's latest ids, sorted.
+        // The batch's latest ids, in scene order: the index read in order and grouped here, or,
+        // when a scene id is not stored as text (where SQLite's grouping is not the bytes'), by
+        // GROUP BY.
+        var plain = true
         var ids: [Int64] = []
-        var last: String?
-        try db.query(latest, [.text(after), .integer(batch)]) { row throws(SQLiteError) in
-          last = row.text()
-          ids.append(row.int64())
-          return .continue
+        var scan = try Self.latestScenes(db, after: after, limit: batch, plain: true) { _, id in
+          ids.append(id)
+          return true
         }
-        guard !ids.isEmpty else { return }
-        ids.sort()
-        // Their snapshots, in the table's order.
-        var summaries: [Summary?] = Array(repeating: nil, count: ids.count)
-        var next = 0
-        try db.query(
-          rows, [.integer(Int64(limit)), .integer(ids[0]), .integer(ids[ids.count - 1])]
-        ) { row throws(SQLiteError) in
-          var peek = row
-          let id = peek.int64()
-          while next < ids.count, ids[next] < id { next += 1 }
-          guard next < ids.count else { return .stop }
-          guard ids[next] == id else { return .continue }
-          summaries[next] = summarize(Self.storedSnapshot(&row, limit: limit))
-          return .continue
+        if scan == nil {
+          plain = false
+          ids.removeAll()
+          scan = try Self.latestScenes(db, after: after, limit: batch, plain: false) { _, id in
+            ids.append(id)
+            return true
+          }
         }
-        // The scenes in order.
-        let stopped = try db.query(latest, [.text(after), .integer(batch)]) {
-          row throws(SQLiteError) in
-          let scene = row.text() ?? ""
-          let id = row.int64()
-          let position = Self.position(of: id, in: ids)
+        guard let last = scan ?? nil, !ids.isEmpty else { return }
+        let count = ids.count
+        let order = LatestIDOrder(sceneOrder: ids)
+        ids = []
+        // Their documents, in the table's order, judged on the judges' threads.
+        let pool = JudgePool(scenes: count, judges: judges, makeJudge)
+        do {
+          defer { pool.finish() }
+          var next = 0
+          try db.query(
+            rows,
+            [.integer(Int64(limit)), .integer(order.id(at: 0)), .integer(order.id(at: count - 1))]
+          ) { row throws(SQLiteError) in
+            let id = row.int64()
+            while next < count, order.id(at: next) < id { next += 1 }
+            guard next < count else { return .stop }
+            guard order.id(at: next) == id else { return .continue }
+            // As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
+            let quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
+            let unconfirmedRestores = row.int()
+            let rule =
+              row.optionalInt64().map { CrashLoopRule(threshold: Int(truncatingIfNeeded: $0)) }
+              ?? .default
+            guard quarantine == nil,
+              !rule.isCrashLoop(quarantine: nil, unconfirmedRestores: unconfirmedRestores),
+              let document = row.blobBytes()
+            else { return .continue }
+            pool.judge(position: order.position(at: next), id: id, document: document)
+            return .continue
+          }
+        }
+        // The scenes in order, read again from the index as the first time.
+        var position = 0
+        var stopped = false
+        _ = try Self.latestScenes(db, after: after, limit: batch, plain: plain) {
+          scene, id throws(SQLiteError) in
+          defer { position += 1 }
           let item: LatestSnapshot<Summary>
-          if let position, let summary = summaries[position] {
-            item = .summarized(scene: scene, id: id, summary)
+          if position < count, let summary = pool.summary(at: position) {
+            item = .summarized(scene: String(decoding: scene, as: UTF8.self), id: id, summary)
           } else if let stored = try db.scalar(
-            one, [.integer(Int64(limit)), .integer(id)],
-            {
-              row in Self.storedSnapshot(&row, limit: limit)
-            })
+            one, [.integer(Int64(limit)), .integer(id)], { row in Self.storedSnapshot(&row, limit: limit) })
           {
             item = .stored(stored)
           } else {
-            return .continue
+            return true
           }
-          return body(item) ? .continue : .stop
+          stopped = !body(item)
+          return !stopped
         }
-        guard stopped == .continue, ids.count == batch else { return }
+        guard !stopped, count == batch else { return }
         after = last
       }
     }
   }
 
-  /// The index of `id` in the sorted `ids`.
-  private static func position(of id: Int64, in ids: [Int64]) -> Int? {
-    var low = 0
-    var high = ids.count
-    while low < high {
-      let middle = low + (high - low) / 2
-      if ids[middle] < id { low = middle + 1 } else { high = middle }
+  /// Reads the scenes after `after` (by the store's ordering of scene ids), at most `limit`, each
+  /// with its latest snapshot's id, in scene-id order, and passes each to `visit` (the scene id's
+  /// bytes valid during the call) until it returns `false`.
+  ///
+  /// `plain`: the index on (scene_id, id) read in order and grouped here, by the scene id's bytes
+  /// (cheaper than SQLite's GROUP BY), which needs every scene id stored as text: at the first that
+  /// is not, it stops and returns `nil` (the caller reads again with `plain: false`). Otherwise by
+  /// GROUP BY. Returns the last scene id visited (as `String(decoding:as:)` makes it), in an
+  /// optional that is `nil` when none was.
+  private static func latestScenes(
+    _ db: Database, after: String?, limit: Int, plain: Bool,
+    _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) -> String?? {
+    guard plain else {
+      var last: String?
+      try db.query(
+        """
+        SELECT scene_id, max(id) FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1
+        GROUP BY scene_id ORDER BY scene_id LIMIT ?2
+        """, [.text(after), .integer(Int64(limit))]
+      ) { row throws(SQLiteError) in
+        let scene = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        last = String(decoding: scene, as: UTF8.self)
+        return try visit(scene, row.int64()) ? .continue : .stop
+      }
+      return .some(last)
     }
-    return low < ids.count && ids[low] == id ? low : nil
+    // The group being read: its scene id's bytes and its highest id so far (the index lists a
+    // scene's ids in order).
+    var scene: [UInt8] = []
+    var latest: Int64 = 0
+    var open = false
+    var visited = 0
+    var stopped = false
+    var text = true
+    try db.query(
+      "SELECT scene_id, id FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1 ORDER BY scene_id, id",
+      [.text(after)]
+    ) { row throws(SQLiteError) in
+      guard let bytes = row.storedTextBytes() else {
+        text = false
+        return .stop
+      }
+      let id = row.int64()
+      if open, Self.equal(bytes, scene) {
+        latest = id
+        return .continue
+      }
+      if open {
+        visited += 1
+        guard try Self.visit(scene, latest, visit) else {
+          stopped = true
+          return .stop
+        }
+        if visited == limit { return .stop }
+      }
+      scene.removeAll(keepingCapacity: true)
+      scene.append(contentsOf: bytes)
+      latest = id
+      open = true
+      return .continue
+    }
+    guard text else { return nil }
+    guard open else { return .some(nil) }
+    if !stopped, visited < limit {
+      visited += 1
+      _ = try Self.visit(scene, latest, visit)
+    }
+    return .some(String(decoding: scene, as: UTF8.self))
+  }
+
+  /// `visit` of a scene id kept in an array.
+  private static func visit(
+    _ scene: [UInt8], _ id: Int64,
+    _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) -> Bool {
+    let outcome = scene.withUnsafeBytes { bytes in
+      Result { () throws(SQLiteError) in try visit(bytes, id) }
+    }
+    return try outcome.get()
+  }
+
+  /// Whether two byte sequences are the same.
+  private static func equal(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
+    guard bytes.count == other.count else { return false }
+    return other.withUnsafeBytes { other in
+      bytes.count == 0 || memcmp(bytes.baseAddress!, other.baseAddress!, bytes.count) == 0
+    }
+  }
+}
+
+/// The latest snapshot ids of a batch of scenes in id order, each with its place in scene order:
+/// packed in one `Int64` each (the id less the lowest, then the place) and sorted, 8 bytes a
+/// scene; or, when the ids spread too far for that, the ids and their places sorted by id.
+struct LatestIDOrder {
+  private var values: [Int64]
+  private let order: [UInt32]?
+  private let base: Int64
+  private let shift: Int
+
+  /// The order of `ids`, given in scene order (at most 2^32 of them).
+  init(sceneOrder ids: [Int64]) {
+    let count = ids.count
+    shift = count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
+    base = ids.min() ?? 0
+    let (spread, overflow) = (ids.max() ?? 0).subtractingReportingOverflow(base)
+    if !overflow, shift < 63, spread >> (63 - shift) == 0 {
+      var packed = ids
+      for place in packed.indices { packed[place] = (packed[place] &- base) << shift | Int64(place) }
+      packed.sort()
+      values = packed
+      order = nil
+    } else {
+      values = ids
+      order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted { ids[Int($0)] < ids[Int($1)] }
+    }
+  }
+
+  /// The `index`th id, in id order.
+  func id(at index: Int) -> Int64 {
+    if let order { return values[Int(order[index])] }
+    return base &+ values[index] >> shift
+  }
+
+  /// The place in scene order of the `index`th id.
+  func position(at index: Int) -> Int {
+    if let order { return Int(order[index]) }
+    return Int(values[index] & ((1 << shift) - 1))
+  }
+}
+
+/// Documents judged on other threads while the table is read: the reading thread copies each
+/// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
+/// back; each judge writes its summary at the scene's place in ``summaries``.
+private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
+  /// Documents copied for a judge, each with its scene's place and its id.
+  final class Batch {
+    var bytes: [UInt8] = []
+    var entries: [(position: Int, id: Int64, start: Int, count: Int)] = []
+
+    init() { bytes.reserveCapacity(JudgePool.capacity) }
+  }
+
+  static var capacity: Int { 64 * 1024 }
+
+  private let condition = NSCondition()
+  private var free: [Batch] = []
+  private var full: [Batch] = []
+  private var finished = false
+  private var running = 0
+  private var current = Batch()
+  /// The summaries, by place in scene order; read only after ``finish()``, freed with the pool.
+  private let storage: UnsafeMutableBufferPointer<Summary?>
+  /// The reading thread's judge, for documents longer than a buffer.
+  private let local: (Int64, UnsafeRawBufferPointer) -> Summary?
+
+  init(
+    scenes: Int, judges: Int,
+    _ makeJudge: @escaping @Sendable () -> (Int64, UnsafeRawBufferPointer) -> Summary?
+  ) {
+    storage = .allocate(capacity: scenes)
+    storage.initialize(repeating: nil)
+    local = makeJudge()
+    free = (0..<(4 * judges)).map { _ in Batch() }
+    running = judges
+    for _ in 0..<judges {
+      Thread { [self] in work(makeJudge()) }.start()
+    }
+  }
+
+  deinit {
+    storage.deinitialize()
+    storage.deallocate()
+  }
+
+  /// The summary made of the scene at `position`, once ``finish()`` returned.
+  func summary(at position: Int) -> Summary? { storage[position] }
+
+  /// Has the document judged (a copy of it), its summary put at `position`.
+  func judge(position: Int, id: Int64, document: UnsafeRawBufferPointer) {
+    guard document.count <= Self.capacity else {
+      storage[position] = local(id, document)
+      return
+    }
+    if current.bytes.count + document.count > Self.capacity { submit() }
+    current.entries.append((position, id, current.bytes.count, document.count))
+    current.bytes.append(contentsOf: document)
+  }
+
+  /// Hands the current buffer to the judges and takes an empty one, waiting for one if need be.
+  private func submit() {
+    condition.lock()
+    full.append(current)
+    condition.broadcast()
+    while free.isEmpty { condition.wait() }
+    current = free.removeLast()
+    condition.unlock()
+  }
+
+  /// Hands the last buffer to the judges and waits until they are all done.
+  func finish() {
+    condition.lock()
+    if !current.entries.isEmpty {
+      full.append(current)
+      current = Batch()
+    }
+    finished = true
+    condition.broadcast()
+    while running > 0 { condition.wait() }
+    condition.unlock()
+  }
+
+  /// A judge's thread: judges full buffers until there are no more.
+  private func work(_ judge: (Int64, UnsafeRawBufferPointer) -> Summary?) {
+    while true {
+      condition.lock()
+      while full.isEmpty, !finished { condition.wait() }
+      guard let batch = full.popLast() else {
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      condition.unlock()
+      batch.bytes.withUnsafeBytes { bytes in
+        for entry in batch.entries {
+          storage[entry.position] = judge(
+            entry.id, UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
+        }
+      }
+      batch.bytes.removeAll(keepingCapacity: true)
+      batch.entries.removeAll(keepingCapacity: true)
+      condition.lock()
+      free.append(batch)
+      condition.broadcast()
+      condition.unlock()
+    }
   }
 }
