@@ -175,7 +175,26 @@ package struct BytesShapes {
     // As `JSONNode(parsing:limits:)` checks the payload: its size, and nesting within the limit
     // (and well within the 512 levels of JSONDecoder and of the shape matcher).
     guard bytes.count <= limits.maxPayloadBytes else { return false }
-    var reader = StrictJSONReader(bytes, maxDepth: min(limits.maxNestingDepth, 256))
+    return accepts(node, StrictJSONReader(bytes, maxDepth: min(limits.maxNestingDepth, 256)))
+  }
+
+  /// Whether the payload written inside a JSON string as the bytes `escaped` (between the
+  /// string's quotes, not unescaped) certainly matches the shape compiled as `node`: as
+  /// ``certainlyMatches(_:bytes:limits:)`` of the unescaped payload, read in the escaped form
+  /// (``StrictJSONReader/init(escaped:maxDepth:)``), so that any escape but the quotes of the
+  /// payload's strings is "not sure".
+  package func certainlyMatches(_ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits)
+    -> Bool
+  {
+    // The escaped form is longer than the payload: within the limit, the payload is too.
+    guard escaped.count <= limits.maxPayloadBytes else { return false }
+    return accepts(
+      node, StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256)))
+  }
+
+  /// Whether `reader` reads a value the node certainly accepts, and nothing after it.
+  private func accepts(_ node: Int, _ reader: StrictJSONReader) -> Bool {
+    var reader = reader
     do throws(Unsure) {
       try accept(node, &reader, hops: 0)
       reader.skipSpace()
