@@ -30,8 +30,8 @@ package struct StrictJSONReader {
   /// unescaping it: `bytes` are the string's bytes between its quotes. Only the plainest form is
   /// read: its strings opened and closed by `\"`, with no other escape inside or around them (no
   /// `\\`, no `\n` as whitespace, no `\u`), which ``rawString()`` reads as ranges of the
-  /// escaped bytes (the same bytes as unescaped); anything else is unsure (``skipValue()`` of a
-  /// string included). So what it reads is what a reader of the unescaped value would read.
+  /// escaped bytes (the same bytes as unescaped), and ``skipValue()`` skips as such; anything else
+  /// is unsure. So what it reads is what a reader of the unescaped value would read.
   package init(escaped bytes: UnsafeRawBufferPointer, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
@@ -61,7 +61,11 @@ package struct StrictJSONReader {
     if index < bytes.count, bytes[index] > 0x20 { return }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      case 0x20: index += 1
+      case 0x09, 0x0A, 0x0D:
+        // Inside a JSON string these are escaped: raw, the string is not valid.
+        guard !quotesEscaped else { return }
+        index += 1
       default: return
       }
     }
@@ -213,6 +217,10 @@ package struct StrictJSONReader {
 
   /// Skips a string, checking it as ``string()`` does, without making it.
   private mutating func skipString() throws(Unsure) {
+    if quotesEscaped {
+      _ = try rawString()
+      return
+    }
     guard peek() == UInt8(ascii: "\"") else { throw Unsure() }
     index += 1
     var scratch: [UInt8] = []
@@ -313,7 +321,8 @@ package struct StrictJSONReader {
       try expect(UInt8(ascii: "}"))
     case UInt8(ascii: "["):
       try array { reader throws(Unsure) in try reader.skipValue() }
-    case UInt8(ascii: "\""):
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      // A backslash opens a string only in an escaped value (see `init(escaped:maxDepth:)`).
       try skipString()
     case UInt8(ascii: "t"): try literal("true")
     case UInt8(ascii: "f"): try literal("false")

@@ -12,6 +12,18 @@ extension RouteShape {
     let root = shapes.compile(self, references: references)
     return shapes.certainlyMatches(root, bytes: bytes, limits: limits)
   }
+
+  /// Whether ``match(json:references:limits:)`` of the payload written inside a JSON string as
+  /// `escaped` (the string's bytes between its quotes, not unescaped) is certainly
+  /// ``ShapeMatch/matches``, judged on those bytes as ``BytesShapes/certainlyMatches(_:escaped:limits:)``
+  /// judges them; `false` means "not sure".
+  package func certainlyMatches(
+    escaped: UnsafeRawBufferPointer, references: (String) -> RouteShape?, limits: InputLimits
+  ) -> Bool {
+    var shapes = BytesShapes()
+    let root = shapes.compile(self, references: references)
+    return shapes.certainlyMatches(root, escaped: escaped, limits: limits)
+  }
 }
 
 /// Route shapes compiled for judging payloads on their bytes: flat tables of nodes, fields and

@@ -35,14 +35,6 @@ struct Row {
   /// The next column as bytes, or `nil` for NULL.
   mutating func blob() -> Data? { statement.blob(next()) }
 
-  /// The next column as text bytes, valid until the statement steps: `nil` unless it is stored as
-  /// text (NULL, a number or a blob).
-  mutating func storedTextBytes() -> UnsafeRawBufferPointer? {
-    let index = next()
-    guard statement.isText(index) else { return nil }
-    return statement.textBytes(index)
-  }
-
   /// The next column as text (a number or a blob converted to it) in bytes, valid until the
   /// statement steps, or `nil` for NULL.
   mutating func textBytes() -> UnsafeRawBufferPointer? { statement.textBytes(next()) }

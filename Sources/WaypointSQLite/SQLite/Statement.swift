@@ -91,9 +91,6 @@ final class Statement {
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
   }
 
-  /// Whether the column of the current row is stored as text (not NULL, a number or a blob).
-  func isText(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_TEXT }
-
   /// The column's text (or a value converted to text) as bytes, valid until the statement steps
   /// or resets; `nil` for NULL.
   func textBytes(_ column: Int32) -> UnsafeRawBufferPointer? {

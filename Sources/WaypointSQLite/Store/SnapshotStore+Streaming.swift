@@ -116,29 +116,29 @@ extension SnapshotStore {
       FROM snapshot s\(marks.join) WHERE s.id = ?2
       """
     try read { db throws(SQLiteError) in
-      var after: String?
+      // Two reads of the index in scene order, each going on where it stopped: the first gives
+      // each batch's latest ids, the second its scenes again, in the same order (one read
+      // transaction). Grouped here by the scene id's bytes when every scene id is stored as text
+      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs);
+      // otherwise by SQLite's GROUP BY, which groups other values its own way.
+      let plain = try Self.sceneIDsAreText(db)
+      var ids = try LatestSceneCursor(db, plain: plain, second: false)
+      var scenes = try LatestSceneCursor(db, plain: plain, second: true)
+      defer {
+        ids.close()
+        scenes.close()
+      }
       while true {
-        // The batch's latest ids, in scene order: the index read in order and grouped here, or,
-        // when a scene id is not stored as text (where SQLite's grouping is not the bytes'), by
-        // GROUP BY.
-        var plain = true
-        var ids: [Int64] = []
-        var scan = try Self.latestScenes(db, after: after, limit: batch, plain: true) { _, id in
-          ids.append(id)
+        // The batch's latest ids, in scene order.
+        var latest: [Int64] = []
+        try ids.next(limit: batch) { _, id in
+          latest.append(id)
           return true
         }
-        if scan == nil {
-          plain = false
-          ids.removeAll()
-          scan = try Self.latestScenes(db, after: after, limit: batch, plain: false) { _, id in
-            ids.append(id)
-            return true
-          }
-        }
-        guard let last = scan ?? nil, !ids.isEmpty else { return }
-        let count = ids.count
-        let order = LatestIDOrder(sceneOrder: ids)
-        ids = []
+        guard !latest.isEmpty else { return }
+        let count = latest.count
+        let order = LatestIDOrder(sceneOrder: latest)
+        latest = []
         // Their documents, in the table's order, judged on the judges' threads.
         let pool = JudgePool(scenes: count, judges: judges, makeJudge)
         do {
@@ -166,17 +166,17 @@ extension SnapshotStore {
             return .continue
           }
         }
-        // The scenes in order, read again from the index as the first time.
+        // The scenes in order.
         var position = 0
         var stopped = false
-        _ = try Self.latestScenes(db, after: after, limit: batch, plain: plain) {
-          scene, id throws(SQLiteError) in
+        try scenes.next(limit: count) { scene, id throws(SQLiteError) in
           defer { position += 1 }
           let item: LatestSnapshot<Summary>
           if position < count, let summary = pool.summary(at: position) {
             item = .summarized(scene: String(decoding: scene, as: UTF8.self), id: id, summary)
           } else if let stored = try db.scalar(
-            one, [.integer(Int64(limit)), .integer(id)], { row in Self.storedSnapshot(&row, limit: limit) })
+            one, [.integer(Int64(limit)), .integer(id)],
+            { row in Self.storedSnapshot(&row, limit: limit) })
           {
             item = .stored(stored)
           } else {
@@ -186,80 +186,96 @@ extension SnapshotStore {
           return !stopped
         }
         guard !stopped, count == batch else { return }
-        after = last
       }
     }
   }
 
-  /// Reads the scenes after `after` (by the store's ordering of scene ids), at most `limit`, each
-  /// with its latest snapshot's id, in scene-id order, and passes each to `visit` (the scene id's
-  /// bytes valid during the call) until it returns `false`.
-  ///
-  /// `plain`: the index on (scene_id, id) read in order and grouped here, by the scene id's bytes
-  /// (cheaper than SQLite's GROUP BY), which needs every scene id stored as text: at the first that
-  /// is not, it stops and returns `nil` (the caller reads again with `plain: false`). Otherwise by
-  /// GROUP BY. Returns the last scene id visited (as `String(decoding:as:)` makes it), in an
-  /// optional that is `nil` when none was.
-  private static func latestScenes(
-    _ db: Database, after: String?, limit: Int, plain: Bool,
-    _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
-  ) throws(SQLiteError) -> String?? {
-    guard plain else {
-      var last: String?
-      try db.query(
-        """
-        SELECT scene_id, max(id) FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1
-        GROUP BY scene_id ORDER BY scene_id LIMIT ?2
-        """, [.text(after), .integer(Int64(limit))]
-      ) { row throws(SQLiteError) in
-        let scene = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        last = String(decoding: scene, as: UTF8.self)
-        return try visit(scene, row.int64()) ? .continue : .stop
-      }
-      return .some(last)
+  /// Whether every scene id is stored as text (or there are none): the lowest and the highest in
+  /// the index's order are.
+  private static func sceneIDsAreText(_ db: Database) throws(SQLiteError) -> Bool {
+    for sql in [
+      "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id LIMIT 1",
+      "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id DESC LIMIT 1",
+    ] {
+      guard try db.scalar(sql, [], { $0.int64() }) ?? 1 == 1 else { return false }
     }
-    // The group being read: its scene id's bytes and its highest id so far (the index lists a
-    // scene's ids in order).
-    var scene: [UInt8] = []
-    var latest: Int64 = 0
-    var open = false
+    return true
+  }
+}
+
+/// A read of every scene's latest snapshot id from the index on (scene_id, id), in scene order,
+/// that hands them out a batch at a time, going on where it stopped (a statement stepped by hand,
+/// reset by ``close()``).
+///
+/// `plain`: the index read in order and grouped here by the scene id's bytes, cheaper than
+/// SQLite's GROUP BY, for scene ids all stored as text (compared as SQLite's BINARY collation
+/// compares them: byte for byte). Otherwise by GROUP BY, a row a scene.
+private struct LatestSceneCursor {
+  private let statement: Statement
+  private let plain: Bool
+  /// The group read but not handed out yet (its first row read): its scene id's bytes and its
+  /// highest id so far (the index lists a scene's ids in order).
+  private var scene: [UInt8] = []
+  private var latest: Int64 = 0
+  private var pending = false
+  private var done = false
+
+  /// `second`: the other of two cursors over the same rows (a statement of its own).
+  init(_ db: Database, plain: Bool, second: Bool) throws(SQLiteError) {
+    self.plain = plain
+    let sql =
+      plain
+      ? "SELECT scene_id, id FROM snapshot ORDER BY scene_id, id"
+      : "SELECT scene_id, max(id) FROM snapshot GROUP BY scene_id ORDER BY scene_id"
+    statement = try db.statement(second ? sql + " -- again" : sql)
+  }
+
+  /// Resets the statement.
+  func close() { statement.reset() }
+
+  /// Passes the next scenes, at most `limit`, each with its latest snapshot's id, to `visit` (the
+  /// scene id's bytes valid during the call) until it returns `false`.
+  mutating func next(
+    limit: Int, _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) {
     var visited = 0
-    var stopped = false
-    var text = true
-    try db.query(
-      "SELECT scene_id, id FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1 ORDER BY scene_id, id",
-      [.text(after)]
-    ) { row throws(SQLiteError) in
-      guard let bytes = row.storedTextBytes() else {
-        text = false
-        return .stop
+    while visited < limit, !done {
+      guard try statement.step() else {
+        done = true
+        if pending {
+          pending = false
+          _ = try Self.visit(scene, latest, visit)
+        }
+        return
       }
+      var row = Row(statement)
+      if !plain {
+        let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        visited += 1
+        guard try visit(bytes, row.int64()) else { return }
+        continue
+      }
+      // Text, as `sceneIDsAreText` found (anything else is read as its text, never trapped on).
+      let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
       let id = row.int64()
-      if open, Self.equal(bytes, scene) {
+      if pending, Self.equal(bytes, scene) {
         latest = id
-        return .continue
+        continue
       }
-      if open {
+      if pending {
         visited += 1
         guard try Self.visit(scene, latest, visit) else {
-          stopped = true
-          return .stop
+          scene.removeAll(keepingCapacity: true)
+          scene.append(contentsOf: bytes)
+          latest = id
+          return
         }
-        if visited == limit { return .stop }
       }
       scene.removeAll(keepingCapacity: true)
       scene.append(contentsOf: bytes)
       latest = id
-      open = true
-      return .continue
+      pending = true
     }
-    guard text else { return nil }
-    guard open else { return .some(nil) }
-    if !stopped, visited < limit {
-      visited += 1
-      _ = try Self.visit(scene, latest, visit)
-    }
-    return .some(String(decoding: scene, as: UTF8.self))
   }
 
   /// `visit` of a scene id kept in an array.
@@ -276,9 +292,8 @@ extension SnapshotStore {
   /// Whether two byte sequences are the same.
   private static func equal(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
     guard bytes.count == other.count else { return false }
-    return other.withUnsafeBytes { other in
-      bytes.count == 0 || memcmp(bytes.baseAddress!, other.baseAddress!, bytes.count) == 0
-    }
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
+    return other.withUnsafeBytes { other in memcmp(base, other.baseAddress!, bytes.count) == 0 }
   }
 }
 
