@@ -222,9 +222,9 @@ package struct FastPrediction {
   /// A string's bytes between its quotes, as written: its end found by JSON's rules (a backslash
   /// escapes the byte after it), nothing else checked (the payload's reading in its escaped form
   /// checks every byte).
-  private static func escapedString(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure)
-    -> Range<Int>
-  {
+  private static func escapedString(
+    _ reader: inout StrictJSONReader
+  ) throws(StrictJSONReader.Unsure) -> Range<Int> {
     reader.skipSpace()
     guard reader.peek() == UInt8(ascii: "\"") else { throw StrictJSONReader.Unsure() }
     let bytes = reader.bytes

@@ -97,9 +97,10 @@ extension SnapshotStore {
   package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
     judges: Int = ProcessInfo.processInfo.activeProcessorCount,
-    judging makeJudge: @escaping @Sendable () -> (
-      _ id: Int64, _ document: UnsafeRawBufferPointer
-    ) -> Summary?,
+    judging makeJudge:
+      @escaping @Sendable () -> (
+        _ id: Int64, _ document: UnsafeRawBufferPointer
+      ) -> Summary?,
     _ body: (LatestSnapshot<Summary>) -> Bool
   ) throws(StoreError) {
     let limit = configuration.limits.maxDocumentBytes
@@ -314,13 +315,17 @@ struct LatestIDOrder {
     let (spread, overflow) = (ids.max() ?? 0).subtractingReportingOverflow(base)
     if !overflow, shift < 63, spread >> (63 - shift) == 0 {
       var packed = ids
-      for place in packed.indices { packed[place] = (packed[place] &- base) << shift | Int64(place) }
+      for place in packed.indices {
+        packed[place] = (packed[place] &- base) << shift | Int64(place)
+      }
       packed.sort()
       values = packed
       order = nil
     } else {
       values = ids
-      order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted { ids[Int($0)] < ids[Int($1)] }
+      order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted {
+        ids[Int($0)] < ids[Int($1)]
+      }
     }
   }
 
@@ -339,7 +344,7 @@ struct LatestIDOrder {
 
 /// Documents judged on other threads while the table is read: the reading thread copies each
 /// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
-/// back; each judge writes its summary at the scene's place in ``summaries``.
+/// back; each judge writes its summary at the scene's place in the pool's storage.
 private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   /// Documents copied for a judge, each with its scene's place and its id.
   final class Batch {
@@ -433,7 +438,8 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
       batch.bytes.withUnsafeBytes { bytes in
         for entry in batch.entries {
           storage[entry.position] = judge(
-            entry.id, UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
+            entry.id,
+            UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
         }
       }
       batch.bytes.removeAll(keepingCapacity: true)
