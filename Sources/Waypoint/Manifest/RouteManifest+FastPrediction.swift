@@ -151,13 +151,24 @@ package struct FastPrediction {
     var version: Int64?
     // The payload's string, its bytes as written (matched without unescaping them).
     var payload: Range<Int>?
+    // The node the payload was found certainly matching as it was read, before its tag.
+    var matched: Int?
+    // The shape of the last route's tag, which most routes share: a payload read before its
+    // tag is matched against it as it is read (its end found by that reading), and against its
+    // own tag's shape afterwards only when that is another.
+    let guess = lastTag < tags.count ? tags[lastTag].route?.node : nil
     try Self.members(&reader) { reader, key throws(Unsure) in
       if reader.bytes(in: key, are: "tag") {
         guard tag == nil else { throw Unsure() }
         tag = try reader.rawString()
       } else if reader.bytes(in: key, are: "json") {
         guard payload == nil else { throw Unsure() }
-        payload = try Self.escapedString(&reader)
+        if tag == nil, let guess, let range = speculate(guess, &reader) {
+          payload = range
+          matched = guess
+        } else {
+          payload = try Self.escapedString(&reader)
+        }
       } else if reader.bytes(in: key, are: "version") {
         guard version == nil else { throw Unsure() }
         // A missing or null version is 1.
@@ -168,10 +179,29 @@ package struct FastPrediction {
     }
     guard let tag, let payload, let current = current(tag, reader),
       current.version == version ?? 1,
-      shapes.certainlyMatches(
-        current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
-        limits: limits)
+      matched == current.node
+        || shapes.certainlyMatches(
+          current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
+          limits: limits)
     else { throw Unsure() }
+  }
+
+  /// The payload string at the reader, matched against the shape compiled as `node` as it is
+  /// read: its range between the quotes when it certainly matches (the reader then after it), or
+  /// `nil` (the reader where it was). Reading on from the string's start to the document's end, a
+  /// certain match followed by a quote (the payload's reading in its escaped form never takes a
+  /// bare one) ends at the string's end, so the answer is
+  /// ``BytesShapes/certainlyMatches(_:escaped:limits:)``'s of that string.
+  private func speculate(_ node: Int, _ reader: inout StrictJSONReader) -> Range<Int>? {
+    reader.skipSpace()
+    guard reader.peek() == UInt8(ascii: "\"") else { return nil }
+    let start = reader.index + 1
+    let rest = UnsafeRawBufferPointer(rebasing: reader.bytes[start...])
+    guard let count = shapes.certainlyMatchedLength(node, escaped: rest, limits: limits),
+      count < rest.count, rest[count] == UInt8(ascii: "\"")
+    else { return nil }
+    reader.index = start + count + 1
+    return start..<(start + count)
   }
 
   /// The version a route of the tag in `range` must have to be kept as stored, and its shape's

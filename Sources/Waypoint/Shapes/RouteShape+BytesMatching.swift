@@ -204,6 +204,24 @@ package struct BytesShapes {
       node, StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256)))
   }
 
+  /// How many of the bytes `escaped` hold a payload written inside a JSON string (and the spaces
+  /// after it) that certainly matches the shape compiled as `node`, read from their start as
+  /// ``certainlyMatches(_:escaped:limits:)`` reads; `nil` when not sure. The payload's string
+  /// ends at the bytes that follow, if they are its closing quote: the caller checks.
+  package func certainlyMatchedLength(
+    _ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits
+  ) -> Int? {
+    var reader = StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256))
+    do throws(Unsure) {
+      try accept(node, &reader, hops: 0)
+      reader.skipSpace()
+    } catch {
+      return nil
+    }
+    // As `certainlyMatches(_:escaped:limits:)` checks the size.
+    return reader.index <= limits.maxPayloadBytes ? reader.index : nil
+  }
+
   /// Whether `reader` reads a value the node certainly accepts, and nothing after it.
   private func accepts(_ node: Int, _ reader: StrictJSONReader) -> Bool {
     var reader = reader
