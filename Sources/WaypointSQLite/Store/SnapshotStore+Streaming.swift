@@ -216,7 +216,7 @@ private struct LatestSceneCursor {
   private let plain: Bool
   /// The group read but not handed out yet (its first row read): its scene id's bytes and its
   /// highest id so far (the index lists a scene's ids in order).
-  private var scene: [UInt8] = []
+  private var scene = SceneBytes()
   private var latest: Int64 = 0
   private var pending = false
   private var done = false
@@ -234,6 +234,41 @@ private struct LatestSceneCursor {
   /// Resets the statement.
   func close() { statement.reset() }
 
+  /// A scene id's bytes kept from one row to the next, in a buffer of its own (handed to `visit`
+  /// without a closure around it).
+  private final class SceneBytes {
+    private var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    private(set) var count = 0
+
+    deinit { storage.deallocate() }
+
+    /// The bytes kept.
+    var bytes: UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: storage[..<count])
+    }
+
+    /// Keeps a copy of `bytes` instead.
+    func set(_ bytes: UnsafeRawBufferPointer) {
+      if bytes.count > storage.count {
+        storage.deallocate()
+        storage = .allocate(byteCount: max(bytes.count, 2 * storage.count), alignment: 1)
+      }
+      if let source = bytes.baseAddress, let target = storage.baseAddress, bytes.count > 0 {
+        target.copyMemory(from: source, byteCount: bytes.count)
+      }
+      count = bytes.count
+    }
+
+    /// Whether `other` are the bytes kept.
+    func equals(_ other: UnsafeRawBufferPointer) -> Bool {
+      guard other.count == count else { return false }
+      guard count > 0, let base = other.baseAddress, let kept = storage.baseAddress else {
+        return true
+      }
+      return memcmp(base, kept, count) == 0
+    }
+  }
+
   /// Passes the next scenes, at most `limit`, each with its latest snapshot's id, to `visit` (the
   /// scene id's bytes valid during the call) until it returns `false`.
   mutating func next(
@@ -245,7 +280,7 @@ private struct LatestSceneCursor {
         done = true
         if pending {
           pending = false
-          _ = try Self.visit(scene, latest, visit)
+          _ = try visit(scene.bytes, latest)
         }
         return
       }
@@ -259,42 +294,22 @@ private struct LatestSceneCursor {
       // Text, as `sceneIDsAreText` found (anything else is read as its text, never trapped on).
       let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
       let id = row.int64()
-      if pending, Self.equal(bytes, scene) {
+      if pending, scene.equals(bytes) {
         latest = id
         continue
       }
       if pending {
         visited += 1
-        guard try Self.visit(scene, latest, visit) else {
-          scene.removeAll(keepingCapacity: true)
-          scene.append(contentsOf: bytes)
+        guard try visit(scene.bytes, latest) else {
+          scene.set(bytes)
           latest = id
           return
         }
       }
-      scene.removeAll(keepingCapacity: true)
-      scene.append(contentsOf: bytes)
+      scene.set(bytes)
       latest = id
       pending = true
     }
-  }
-
-  /// `visit` of a scene id kept in an array.
-  private static func visit(
-    _ scene: [UInt8], _ id: Int64,
-    _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
-  ) throws(SQLiteError) -> Bool {
-    let outcome = scene.withUnsafeBytes { bytes in
-      Result { () throws(SQLiteError) in try visit(bytes, id) }
-    }
-    return try outcome.get()
-  }
-
-  /// Whether two byte sequences are the same.
-  private static func equal(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
-    guard bytes.count == other.count else { return false }
-    guard let base = bytes.baseAddress, bytes.count > 0 else { return true }
-    return other.withUnsafeBytes { other in memcmp(base, other.baseAddress!, bytes.count) == 0 }
   }
 }
 
@@ -342,6 +357,16 @@ struct LatestIDOrder {
   }
 }
 
+/// A document copied into a ``JudgePool``'s buffer: its scene's place, its id and where its bytes
+/// are in the buffer (a type of its own, not a tuple: the generic pool would look the tuple's
+/// metadata up at each use).
+private struct JudgedDocument {
+  var position: Int
+  var id: Int64
+  var start: Int
+  var count: Int
+}
+
 /// Documents judged on other threads while the table is read: the reading thread copies each
 /// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
 /// back; each judge writes its summary at the scene's place in the pool's storage.
@@ -349,7 +374,7 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   /// Documents copied for a judge, each with its scene's place and its id.
   final class Batch {
     var bytes: [UInt8] = []
-    var entries: [(position: Int, id: Int64, start: Int, count: Int)] = []
+    var entries: [JudgedDocument] = []
 
     init() { bytes.reserveCapacity(JudgePool.capacity) }
   }
@@ -396,7 +421,8 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
       return
     }
     if current.bytes.count + document.count > Self.capacity { submit() }
-    current.entries.append((position, id, current.bytes.count, document.count))
+    current.entries.append(
+      JudgedDocument(position: position, id: id, start: current.bytes.count, count: document.count))
     current.bytes.append(contentsOf: document)
   }
 
