@@ -402,7 +402,11 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
     free = (0..<(4 * judges)).map { _ in Batch() }
     running = judges
     for _ in 0..<judges {
-      Thread { [self] in work(makeJudge()) }.start()
+      let thread = Thread { [self] in work(makeJudge()) }
+      // The judgement recurses as deep as a document nests (within the limits): not the 512 KiB
+      // of a secondary thread on Apple platforms, but what a main thread has.
+      thread.stackSize = 8 << 20
+      thread.start()
     }
   }
 
