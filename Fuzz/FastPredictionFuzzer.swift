@@ -15,6 +15,23 @@ func fuzzFastPrediction(_ data: Data) {
       }
     }
   }
+  // The bytes as a payload written inside a JSON string: certain only when they are a string's
+  // bytes whose text matches.
+  for route in manifest.routes {
+    let certain = data.withUnsafeBytes {
+      route.shape.certainlyMatches(
+        escaped: $0, references: { manifest.route(named: $0)?.shape }, limits: .default)
+    }
+    guard certain else { continue }
+    guard
+      let text = try? JSONDecoder().decode(
+        String.self, from: Data("\"".utf8) + data + Data("\"".utf8))
+    else { fatalError("certain on escaped bytes that are no JSON string") }
+    let verdict = route.shape.match(json: text, references: { manifest.route(named: $0)?.shape })
+    guard verdict == .matches else {
+      fatalError("certain on escaped bytes whose text \(route.tag) judges \(verdict)")
+    }
+  }
   // Payloads are strings: only valid UTF-8 is one.
   guard let text = String(data: data, encoding: .utf8) else { return }
   for route in manifest.routes {

@@ -4,6 +4,12 @@ import Waypoint
 
 @testable import WaypointSQLite
 
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
 /// `forEachLatestSnapshot` reads each scene's latest snapshot in one pass over the scene index
 /// (`GROUP BY scene_id`) and relies on that pass's order: these tests hold it to scene order, the
 /// highest id of each scene, and pages (`after`, `limit`) that add up to the whole.
@@ -72,9 +78,9 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
-    "read in the table's order and summarized, in batches of any size: the same scenes, ids and snapshots",
+    "read in the table's order and judged on other threads, in batches of any size: the same scenes, ids and snapshots",
     arguments: [1, 2, 5, 44, 45, 1 << 20])
-  func summarized(batchSize: Int) throws {
+  func judged(batchSize: Int) throws {
     let (store, _) = try filledStore()
     var whole: [StoredSnapshot] = []
     try store.forEachLatestSnapshot { stored in
@@ -83,16 +89,18 @@ struct LatestSnapshotStreamTests {
     }
     #expect(whole.count == 44)
     // Every third snapshot (by id) has no summary: it comes whole, read again.
-    var summarized: [Int64] = []
+    let judgedIDs = Locked<[Int64]>([])
     var seen: [(scene: [UInt8], id: Int64, document: Data?)] = []
-    try store.forEachLatestSnapshot(batchSize: batchSize) { stored -> Int64? in
-      summarized.append(stored.info.id)
-      return stored.info.id % 3 == 0 ? nil : stored.info.id * 10
+    try store.forEachLatestSnapshot(batchSize: batchSize, judges: 2) {
+      { id, document in
+        judgedIDs.update { $0.append(id) }
+        return id % 3 == 0 ? nil : (id: id, document: Data(document))
+      }
     } _: { latest in
       switch latest {
       case .summarized(let scene, let id, let summary):
-        #expect(summary == id * 10)
-        seen.append((Array(scene.utf8), id, nil))
+        #expect(summary.id == id)
+        seen.append((Array(scene.utf8), id, summary.document))
       case .stored(let stored):
         #expect(stored.info.id % 3 == 0)
         seen.append((Array(stored.info.scene.utf8), stored.info.id, stored.document.data))
@@ -101,20 +109,114 @@ struct LatestSnapshotStreamTests {
     }
     #expect(seen.map(\.scene) == whole.map { Array($0.info.scene.utf8) })
     #expect(seen.map(\.id) == whole.map(\.info.id))
-    for (item, stored) in zip(seen, whole) where item.id % 3 == 0 {
+    // The judges got each document's bytes, as stored.
+    for (item, stored) in zip(seen, whole) {
       #expect(item.document == stored.document.data)
     }
-    // Each latest snapshot summarized once, in id order within a batch.
-    #expect(summarized.sorted() == whole.map(\.info.id).sorted())
-    if batchSize >= 44 { #expect(summarized == summarized.sorted()) }
+    // Each latest snapshot judged once.
+    #expect(judgedIDs.value.sorted() == whole.map(\.info.id).sorted())
     // Stopping early stops.
     var count = 0
-    try store.forEachLatestSnapshot(batchSize: batchSize) { _ -> Int? in
-      1
+    try store.forEachLatestSnapshot(batchSize: batchSize, judges: 1) {
+      { _, _ in 1 }
     } _: { _ in
       count += 1
       return count < 3
     }
     #expect(count == 3)
+  }
+
+  @Test(
+    "quarantined and crash-loop snapshots are not judged; scene ids stored as other than text are grouped as SQLite groups them"
+  )
+  func marksAndOddSceneIDs() throws {
+    let (store, _) = try filledStore()
+    var latest: [StoredSnapshot] = []
+    try store.forEachLatestSnapshot { stored in
+      latest.append(stored)
+      return true
+    }
+    let quarantined = latest[3].info
+    let crashLoop = latest[7].info
+    // Restored 3 times unconfirmed against a threshold of 2: a crash loop.
+    #expect(
+      rawExecute(
+        store.path,
+        """
+        INSERT INTO snapshot_mark (snapshot_id, scene_id, quarantine, quarantine_detail, quarantined_at)
+        VALUES (\(quarantined.id), '\(quarantined.scene)', 'unrestorable', 'test', 0);
+        INSERT INTO snapshot_mark (snapshot_id, scene_id, unconfirmed_restores, crash_loop_threshold)
+        VALUES (\(crashLoop.id), '\(crashLoop.scene)', 3, 2);
+        """) == SQLITE_OK)
+    // Scene ids stored as an integer, a real equal to it, a blob and the text of its bytes
+    // (grouped as SQLite's GROUP BY groups them): possible once the table is no longer STRICT, as
+    // in a hostile file.
+    #expect(
+      rawExecute(
+        store.path,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema SET sql = replace(sql, ') STRICT', ')') WHERE name = 'snapshot';
+        """) == SQLITE_OK)
+    #expect(
+      rawExecute(
+        store.path,
+        """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT value, saved_at, format, route_schema_version, document
+        FROM (SELECT * FROM snapshot ORDER BY id LIMIT 1),
+          (SELECT 7 AS value UNION ALL SELECT 7.0 UNION ALL SELECT CAST('zz' AS BLOB)
+           UNION ALL SELECT 'zz' UNION ALL SELECT 7);
+        """) == SQLITE_OK)
+    var whole: [(scene: String, id: Int64)] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append((stored.info.scene, stored.info.id))
+      return true
+    }
+    #expect(whole.count > latest.count + 1)
+    for batchSize in [1, 2, 3, 1 << 20] {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [(scene: String, id: Int64)] = []
+      try store.forEachLatestSnapshot(batchSize: batchSize) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        switch item {
+        case .summarized(let scene, let id, let summary):
+          #expect(summary == id)
+          seen.append((scene, id))
+        case .stored(let stored):
+          seen.append((stored.info.scene, stored.info.id))
+        }
+        return true
+      }
+      #expect(seen.map(\.scene) == whole.map(\.scene), "batch size \(batchSize)")
+      #expect(seen.map(\.id) == whole.map(\.id), "batch size \(batchSize)")
+      #expect(!judgedIDs.value.contains(quarantined.id))
+      #expect(!judgedIDs.value.contains(crashLoop.id))
+      #expect(judgedIDs.value.count == whole.count - 2)
+    }
+  }
+}
+
+/// A value shared by threads, behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) { stored = value }
+
+  var value: Value {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  func update(_ body: (inout Value) -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    body(&stored)
   }
 }

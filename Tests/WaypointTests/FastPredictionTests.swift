@@ -166,6 +166,8 @@ struct FastPredictionTests {
       // An alias at the current version; a repeated key, the first of which is read.
       document("", stacks: route(#"{"home":{}}"#, tag: "T.OldRoute")),
       document("", stacks: route(#"{"profile":{"userId":1,"userId":"x"}}"#)),
+      // Strings skipped in the escaped form.
+      document("", stacks: route(#"{"home":{},"zz":["a",{"b":"c"}],"y":"é"}"#)),
     ]
     for (index, data) in answered.enumerated() {
       #expect(Self.expectAgreement(data, &fast, "answered \(index)"), "answered \(index)")
@@ -187,6 +189,18 @@ struct FastPredictionTests {
       document("", stacks: route(#"{"search":{"page":1,"query":"\u0041"}}"#)),
       document("", stacks: route(#"{"profile":{"userId":"x","userId":1}}"#)),
       document("", stacks: route(#"{"profile":{"userId":12345678901234567890}}"#)),
+      // Read in the escaped form: whitespace written as escapes, a quote or a backslash escaped
+      // inside a string, an escaped slash, all judged in full.
+      document("", stacks: route("{\"home\":{}}\n")),
+      document("", stacks: route("{\"home\":\t{}}")),
+      document("", stacks: route(#"{"search":{"page":1,"query":"a\"b"}}"#)),
+      document("", stacks: route(#"{"search":{"page":1,"query":"a\\"}}"#)),
+      document("", stacks: route(#"{"search":{"page":1,"query":"a\/b"}}"#)),
+      document("", stacks: route(#"{"home":{},"zz":["\n"]}"#)),
+      // Whitespace that is not escaped inside the payload's string: the document is not valid.
+      document("", stacks: #"{"json":"{\"home\":"# + "\n" + #"{}}","tag":"T.Route","version":2}"#),
+      document("", stacks: #"{"json":"{\"home\":"# + "\t" + #"{}}","tag":"T.Route","version":2}"#),
+      document("", stacks: #"{"json":"\"search\""# + "\r" + #"","tag":"T.Tab","version":1}"#),
       // Keys that a dictionary lookup finds though their bytes differ: the Kelvin sign is "K".
       document(
         "",
@@ -219,6 +233,7 @@ struct FastPredictionTests {
   func payloads(seed: UInt64) throws {
     var generator = SplitMix64(state: seed)
     var certain = 0
+    var certainEscaped = 0
     for record in Self.records {
       let shape = try #require(Self.manifest.route(named: record.tag)?.shape)
       let value = try JSONValue(parsing: record.json)
@@ -229,8 +244,14 @@ struct FastPredictionTests {
           shape.certainlyMatches(
             bytes: $0, references: { Self.manifest.route(named: $0)?.shape }, limits: .default)
         }
+        let isCertainEscaped = escapedPayload(text).withUnsafeBytes {
+          shape.certainlyMatches(
+            escaped: $0, references: { Self.manifest.route(named: $0)?.shape }, limits: .default)
+        }
+        #expect(!isCertainEscaped || isCertain, "\(record.tag) \(text): certain only escaped")
         guard isCertain else { continue }
         certain += 1
+        if isCertainEscaped { certainEscaped += 1 }
         let verdict = shape.match(
           json: text, references: { Self.manifest.route(named: $0)?.shape })
         #expect(verdict == .matches, "\(record.tag) \(text): \(verdict)")
@@ -238,5 +259,6 @@ struct FastPredictionTests {
       generator = mutator.generator
     }
     #expect(certain > Self.records.count)
+    #expect(certainEscaped > Self.records.count)
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reading without making values: strings as byte ranges, integers as
 /// `Int64`. For judging whole stores without allocating per document (``FastPrediction``).
 extension StrictJSONReader {
@@ -5,25 +7,66 @@ extension StrictJSONReader {
   /// control characters). A string with an escape is unsure, even a valid one.
   mutating func rawString() throws(Unsure) -> Range<Int> {
     skipSpace()
+    if quotesEscaped { return try escapedRawString() }
     guard peek() == UInt8(ascii: "\"") else { throw Unsure() }
-    index += 1
-    let start = index
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-        index += 1
+    let start = index + 1
+    // The usual bytes with the index in a local; the rest (UTF-8, the end) as before.
+    var offset = start
+    let count = bytes.count
+    while offset < count {
+      let byte = bytes[offset]
+      if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        offset += 1
         continue
       }
       switch byte {
       case UInt8(ascii: "\""):
-        index += 1
-        return start..<(index - 1)
+        index = offset + 1
+        return start..<offset
       case UInt8(ascii: "\\"), 0..<0x20:
+        index = offset
         throw Unsure()
       default:
-        index += try utf8Sequence()
+        index = offset
+        offset += try utf8Sequence()
       }
     }
+    index = offset
+    throw Unsure()
+  }
+
+  /// ``rawString()`` of a reader of an escaped value: a string between `\"` and `\"`, without
+  /// escapes, control characters or quotes inside, valid UTF-8.
+  private mutating func escapedRawString() throws(Unsure) -> Range<Int> {
+    let count = bytes.count
+    guard index + 1 < count, bytes[index] == UInt8(ascii: "\\"),
+      bytes[index + 1] == UInt8(ascii: "\"")
+    else { throw Unsure() }
+    let start = index + 2
+    var offset = start
+    while offset < count {
+      let byte = bytes[offset]
+      if byte &- 0x20 < 0x60, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+        offset += 1
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\\"):
+        guard offset + 1 < count, bytes[offset + 1] == UInt8(ascii: "\"") else {
+          index = offset
+          throw Unsure()
+        }
+        index = offset + 2
+        return start..<offset
+      case UInt8(ascii: "\""), 0..<0x20:
+        index = offset
+        throw Unsure()
+      default:
+        index = offset
+        offset += try utf8Sequence()
+      }
+    }
+    index = offset
     throw Unsure()
   }
 
@@ -73,7 +116,17 @@ extension StrictJSONReader {
 
 extension StrictJSONReader {
   /// The byte at `offset`.
+  @inline(__always)
   func byte(at offset: Int) -> UInt8 { bytes[offset] }
+
+  /// Whether the bytes in `range` are those of `word`.
+  @inline(__always)
+  func bytes(in range: Range<Int>, are word: StaticString) -> Bool {
+    guard range.count == word.utf8CodeUnitCount, let base = bytes.baseAddress,
+      range.lowerBound >= 0, range.upperBound <= bytes.count
+    else { return false }
+    return memcmp(base + range.lowerBound, word.utf8Start, range.count) == 0
+  }
 
   /// Whether the bytes in `range` are `other`.
   func bytes(in range: Range<Int>, equalBytes other: [UInt8]) -> Bool {

@@ -15,11 +15,27 @@ package struct StrictJSONReader {
   package internal(set) var index = 0
   private let maxDepth: Int
   private var depth = 0
+  /// Whether `bytes` are a JSON value as it is written inside a JSON string, its quotes written
+  /// `\"` (for ``rawString()``; see ``init(escaped:maxDepth:)``).
+  let quotesEscaped: Bool
 
   /// A reader of `bytes` (valid while it is used), refusing nesting deeper than `maxDepth`.
   package init(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    quotesEscaped = false
+  }
+
+  /// A reader of the JSON value written inside a JSON string, read in its escaped form without
+  /// unescaping it: `bytes` are the string's bytes between its quotes. Only the plainest form is
+  /// read: its strings opened and closed by `\"`, with no other escape inside or around them (no
+  /// `\\`, no `\n` as whitespace, no `\u`), which ``rawString()`` reads as ranges of the
+  /// escaped bytes (the same bytes as unescaped), and ``skipValue()`` skips as such; anything else
+  /// is unsure. So what it reads is what a reader of the unescaped value would read.
+  package init(escaped bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+    quotesEscaped = true
   }
 
   /// Not in the strict subset: the caller takes the slow path.
@@ -36,18 +52,27 @@ package struct StrictJSONReader {
     index = min(max(index, offset), bytes.count)
   }
 
+  @inline(__always)
   func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
+  @inline(__always)
   package mutating func skipSpace() {
+    // Most often nothing to skip: one test.
+    if index < bytes.count, bytes[index] > 0x20 { return }
     while index < bytes.count {
       switch bytes[index] {
-      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      case 0x20: index += 1
+      case 0x09, 0x0A, 0x0D:
+        // Inside a JSON string these are escaped: raw, the string is not valid.
+        guard !quotesEscaped else { return }
+        index += 1
       default: return
       }
     }
   }
 
   /// Consumes `byte` after optional whitespace.
+  @inline(__always)
   package mutating func expect(_ byte: UInt8) throws(Unsure) {
     skipSpace()
     guard peek() == byte else { throw Unsure() }
@@ -55,6 +80,7 @@ package struct StrictJSONReader {
   }
 
   /// Consumes `byte` after optional whitespace when it is next; says whether it was.
+  @inline(__always)
   package mutating func take(_ byte: UInt8) -> Bool {
     skipSpace()
     guard peek() == byte else { return false }
@@ -63,6 +89,7 @@ package struct StrictJSONReader {
   }
 
   /// Whether the next value is `null` (consumed when it is).
+  @inline(__always)
   package mutating func takeNull() -> Bool {
     skipSpace()
     guard index + 4 <= bytes.count, bytes[index] == 0x6E, bytes[index + 1] == 0x75,
@@ -106,12 +133,14 @@ package struct StrictJSONReader {
     try expect(UInt8(ascii: "]"))
   }
 
+  @inline(__always)
   mutating func enter() throws(Unsure) {
     depth += 1
     guard depth <= maxDepth else { throw Unsure() }
   }
 
   /// Leaves a level entered with ``enter()``.
+  @inline(__always)
   mutating func leave() { depth -= 1 }
 
   /// An integer written plainly (`-?(0|[1-9][0-9]*)`, at most 18 digits), read in 64 bits as
@@ -188,6 +217,10 @@ package struct StrictJSONReader {
 
   /// Skips a string, checking it as ``string()`` does, without making it.
   private mutating func skipString() throws(Unsure) {
+    if quotesEscaped {
+      _ = try rawString()
+      return
+    }
     guard peek() == UInt8(ascii: "\"") else { throw Unsure() }
     index += 1
     var scratch: [UInt8] = []
@@ -288,7 +321,8 @@ package struct StrictJSONReader {
       try expect(UInt8(ascii: "}"))
     case UInt8(ascii: "["):
       try array { reader throws(Unsure) in try reader.skipValue() }
-    case UInt8(ascii: "\""):
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      // A backslash opens a string only in an escaped value (see `init(escaped:maxDepth:)`).
       try skipString()
     case UInt8(ascii: "t"): try literal("true")
     case UInt8(ascii: "f"): try literal("false")

@@ -12,27 +12,16 @@ import Foundation
 /// answer is always the one the full prediction gives, only sooner; `FastPredictionTests` and the
 /// `fast-prediction` fuzz target compare the two.
 package struct FastPrediction {
-  /// A buffer allocated once, freed with its last reference.
-  private final class Scratch {
-    let bytes: UnsafeMutableRawBufferPointer
-
-    init(capacity: Int = 4096) {
-      bytes = .allocate(byteCount: capacity, alignment: 1)
-    }
-
-    deinit { bytes.deallocate() }
-  }
-
   private let manifest: RouteManifest
   /// The limits the documents are read under.
   package let limits: InputLimits
-  /// The payload being judged, unescaped (reused from route to route).
-  private var payload = Scratch()
   /// The stack names of the document being read (reused).
   private var stackNames: [Range<Int>] = []
   /// The tags met so far, as bytes, with the version a route of that tag must have to be kept as
   /// stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
   private var tags: [(bytes: [UInt8], route: (version: Int64, node: Int)?)] = []
+  /// The place in ``tags`` of the last tag found.
+  private var lastTag = 0
   /// The shapes of the tags met, compiled.
   private var shapes = BytesShapes()
 
@@ -47,10 +36,6 @@ package struct FastPrediction {
   /// whole with every route kept as stored; `nil` when that is not certain.
   package mutating func keptRoutes(in document: UnsafeRawBufferPointer) -> Int? {
     guard document.count <= limits.maxDocumentBytes else { return nil }
-    // A payload is never longer than its document.
-    if payload.bytes.count < document.count {
-      payload = Scratch(capacity: max(document.count, 2 * payload.bytes.count))
-    }
     var reader = StrictJSONReader(document, maxDepth: limits.maxNestingDepth)
     do throws(StrictJSONReader.Unsure) {
       let count = try read(&reader)
@@ -164,16 +149,27 @@ package struct FastPrediction {
     typealias Unsure = StrictJSONReader.Unsure
     var tag: Range<Int>?
     var version: Int64?
-    var payloadCount: Int?
+    // The payload's string, its bytes as written (matched without unescaping them).
+    var payload: Range<Int>?
+    // The node the payload was found certainly matching as it was read, before its tag.
+    var matched: Int?
+    // The shape of the last route's tag, which most routes share: a payload read before its
+    // tag is matched against it as it is read (its end found by that reading), and against its
+    // own tag's shape afterwards only when that is another.
+    let guess = lastTag < tags.count ? tags[lastTag].route?.node : nil
     try Self.members(&reader) { reader, key throws(Unsure) in
-      let name = Self.routeNames.firstIndex { reader.bytes(in: key, equalBytes: $0) }
-      if name == 0 {
+      if reader.bytes(in: key, are: "tag") {
         guard tag == nil else { throw Unsure() }
         tag = try reader.rawString()
-      } else if name == 1 {
-        guard payloadCount == nil else { throw Unsure() }
-        payloadCount = try Self.string(&reader, into: payload.bytes)
-      } else if name == 2 {
+      } else if reader.bytes(in: key, are: "json") {
+        guard payload == nil else { throw Unsure() }
+        if tag == nil, let guess, let range = speculate(guess, &reader) {
+          payload = range
+          matched = guess
+        } else {
+          payload = try Self.escapedString(&reader)
+        }
+      } else if reader.bytes(in: key, are: "version") {
         guard version == nil else { throw Unsure() }
         // A missing or null version is 1.
         version = reader.takeNull() ? 1 : try reader.integer64()
@@ -181,12 +177,31 @@ package struct FastPrediction {
         throw Unsure()
       }
     }
-    guard let tag, let payloadCount, let current = current(tag, reader),
+    guard let tag, let payload, let current = current(tag, reader),
       current.version == version ?? 1,
-      shapes.certainlyMatches(
-        current.node, bytes: UnsafeRawBufferPointer(rebasing: payload.bytes[..<payloadCount]),
-        limits: limits)
+      matched == current.node
+        || shapes.certainlyMatches(
+          current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
+          limits: limits)
     else { throw Unsure() }
+  }
+
+  /// The payload string at the reader, matched against the shape compiled as `node` as it is
+  /// read: its range between the quotes when it certainly matches (the reader then after it), or
+  /// `nil` (the reader where it was). Reading on from the string's start to the document's end, a
+  /// certain match followed by a quote (the payload's reading in its escaped form never takes a
+  /// bare one) ends at the string's end, so the answer is
+  /// ``BytesShapes/certainlyMatches(_:escaped:limits:)``'s of that string.
+  private func speculate(_ node: Int, _ reader: inout StrictJSONReader) -> Range<Int>? {
+    reader.skipSpace()
+    guard reader.peek() == UInt8(ascii: "\"") else { return nil }
+    let start = reader.index + 1
+    let rest = UnsafeRawBufferPointer(rebasing: reader.bytes[start...])
+    guard let count = shapes.certainlyMatchedLength(node, escaped: rest, limits: limits),
+      count < rest.count, rest[count] == UInt8(ascii: "\"")
+    else { return nil }
+    reader.index = start + count + 1
+    return start..<(start + count)
   }
 
   /// The version a route of the tag in `range` must have to be kept as stored, and its shape's
@@ -194,7 +209,12 @@ package struct FastPrediction {
   private mutating func current(_ range: Range<Int>, _ reader: StrictJSONReader)
     -> (version: Int64, node: Int)?
   {
-    for entry in tags where reader.bytes(in: range, equalBytes: entry.bytes) {
+    // The tag of the last route first: a document's routes mostly share one.
+    if lastTag < tags.count, reader.bytes(in: range, equalBytes: tags[lastTag].bytes) {
+      return tags[lastTag].route
+    }
+    for (index, entry) in tags.enumerated() where reader.bytes(in: range, equalBytes: entry.bytes) {
+      lastTag = index
       return entry.route
     }
     // Compiled once per tag: a store's documents name few tags (beyond 256, not sure).
@@ -210,77 +230,43 @@ package struct FastPrediction {
     return route
   }
 
-  private static let topLevelNames: [(member: Member, name: [UInt8])] = {
-    let names: [(Member, String)] = [
-      (.format, "format"), (.routeSchemaVersion, "routeSchemaVersion"), (.appBuild, "appBuild"),
-      (.savedAt, "savedAt"), (.stacks, "stacks"), (.selectedTab, "selectedTab"),
-      (.sheet, "sheet"), (.split, "split"),
-    ]
-    return names.map { ($0.0, Array($0.1.utf8)) }
-  }()
-
   private static let splitNames = [
     "sidebar", "content", "columnVisibility", "preferredCompactColumn",
   ].map { Array($0.utf8) }
 
-  private static let routeNames = ["tag", "json", "version"].map { Array($0.utf8) }
   private static let columnVisibilities = ColumnVisibility.known.map { Array($0.rawValue.utf8) }
   private static let splitColumns = SplitColumn.known.map { Array($0.rawValue.utf8) }
 
   private static func topLevel(_ key: Range<Int>, _ reader: StrictJSONReader) -> Member? {
-    topLevelNames.first { reader.bytes(in: key, equalBytes: $0.name) }?.member
+    if reader.bytes(in: key, are: "stacks") { return .stacks }
+    if reader.bytes(in: key, are: "format") { return .format }
+    if reader.bytes(in: key, are: "savedAt") { return .savedAt }
+    if reader.bytes(in: key, are: "appBuild") { return .appBuild }
+    if reader.bytes(in: key, are: "routeSchemaVersion") { return .routeSchemaVersion }
+    if reader.bytes(in: key, are: "selectedTab") { return .selectedTab }
+    if reader.bytes(in: key, are: "sheet") { return .sheet }
+    if reader.bytes(in: key, are: "split") { return .split }
+    return nil
   }
 
-  /// A string unescaped into `buffer` (as long as the document at least), as
-  /// ``StrictJSONReader/string()`` unescapes it; `\u` escapes are unsure. Returns its length.
-  private static func string(
-    _ reader: inout StrictJSONReader, into buffer: UnsafeMutableRawBufferPointer
-  )
-    throws(StrictJSONReader.Unsure) -> Int
-  {
+  /// A string's bytes between its quotes, as written: its end found by JSON's rules (a backslash
+  /// escapes the byte after it), nothing else checked (the payload's reading in its escaped form
+  /// checks every byte).
+  private static func escapedString(
+    _ reader: inout StrictJSONReader
+  ) throws(StrictJSONReader.Unsure) -> Range<Int> {
     reader.skipSpace()
     guard reader.peek() == UInt8(ascii: "\"") else { throw StrictJSONReader.Unsure() }
-    reader.index += 1
     let bytes = reader.bytes
-    var index = reader.index
-    var count = 0
-    defer { reader.index = index }
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-        buffer[count] = byte
-        count += 1
-        index += 1
-        continue
-      }
-      switch byte {
+    let start = reader.index + 1
+    var offset = start
+    while offset < bytes.count {
+      switch bytes[offset] {
       case UInt8(ascii: "\""):
-        index += 1
-        return count
-      case UInt8(ascii: "\\"):
-        guard index + 1 < bytes.count else { throw StrictJSONReader.Unsure() }
-        let unescaped: UInt8
-        switch bytes[index + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): unescaped = bytes[index + 1]
-        case UInt8(ascii: "b"): unescaped = 0x08
-        case UInt8(ascii: "f"): unescaped = 0x0C
-        case UInt8(ascii: "n"): unescaped = 0x0A
-        case UInt8(ascii: "r"): unescaped = 0x0D
-        case UInt8(ascii: "t"): unescaped = 0x09
-        default: throw StrictJSONReader.Unsure()
-        }
-        buffer[count] = unescaped
-        count += 1
-        index += 2
-      case 0..<0x20:
-        throw StrictJSONReader.Unsure()
-      default:
-        // Valid UTF-8, copied as it is.
-        reader.index = index
-        let length = try reader.utf8Sequence()
-        for offset in 0..<length { buffer[count + offset] = bytes[index + offset] }
-        count += length
-        index += length
+        reader.index = offset + 1
+        return start..<offset
+      case UInt8(ascii: "\\"): offset += 2
+      default: offset += 1
       }
     }
     throw StrictJSONReader.Unsure()
@@ -294,6 +280,7 @@ package struct FastPrediction {
   }
 
   /// An object's members: `body` gets each key (no escapes) and consumes its value.
+  @inline(__always)
   private static func members(
     _ reader: inout StrictJSONReader,
     _ body: (inout StrictJSONReader, Range<Int>) throws(StrictJSONReader.Unsure) -> Void

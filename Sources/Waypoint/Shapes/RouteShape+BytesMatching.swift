@@ -12,6 +12,18 @@ extension RouteShape {
     let root = shapes.compile(self, references: references)
     return shapes.certainlyMatches(root, bytes: bytes, limits: limits)
   }
+
+  /// Whether ``match(json:references:limits:)`` of the payload written inside a JSON string as
+  /// `escaped` (the string's bytes between its quotes, not unescaped) is certainly
+  /// ``ShapeMatch/matches``, judged on those bytes as ``BytesShapes/certainlyMatches(_:escaped:limits:)``
+  /// judges them; `false` means "not sure".
+  package func certainlyMatches(
+    escaped: UnsafeRawBufferPointer, references: (String) -> RouteShape?, limits: InputLimits
+  ) -> Bool {
+    var shapes = BytesShapes()
+    let root = shapes.compile(self, references: references)
+    return shapes.certainlyMatches(root, escaped: escaped, limits: limits)
+  }
 }
 
 /// Route shapes compiled for judging payloads on their bytes: flat tables of nodes, fields and
@@ -175,7 +187,44 @@ package struct BytesShapes {
     // As `JSONNode(parsing:limits:)` checks the payload: its size, and nesting within the limit
     // (and well within the 512 levels of JSONDecoder and of the shape matcher).
     guard bytes.count <= limits.maxPayloadBytes else { return false }
-    var reader = StrictJSONReader(bytes, maxDepth: min(limits.maxNestingDepth, 256))
+    return accepts(node, StrictJSONReader(bytes, maxDepth: min(limits.maxNestingDepth, 256)))
+  }
+
+  /// Whether the payload written inside a JSON string as the bytes `escaped` (between the
+  /// string's quotes, not unescaped) certainly matches the shape compiled as `node`: as
+  /// ``certainlyMatches(_:bytes:limits:)`` of the unescaped payload, read in the escaped form
+  /// (``StrictJSONReader/init(escaped:maxDepth:)``), so that any escape but the quotes of the
+  /// payload's strings is "not sure".
+  package func certainlyMatches(_ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits)
+    -> Bool
+  {
+    // The escaped form is longer than the payload: within the limit, the payload is too.
+    guard escaped.count <= limits.maxPayloadBytes else { return false }
+    return accepts(
+      node, StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256)))
+  }
+
+  /// How many of the bytes `escaped` hold a payload written inside a JSON string (and the spaces
+  /// after it) that certainly matches the shape compiled as `node`, read from their start as
+  /// ``certainlyMatches(_:escaped:limits:)`` reads; `nil` when not sure. The payload's string
+  /// ends at the bytes that follow, if they are its closing quote: the caller checks.
+  package func certainlyMatchedLength(
+    _ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits
+  ) -> Int? {
+    var reader = StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256))
+    do throws(Unsure) {
+      try accept(node, &reader, hops: 0)
+      reader.skipSpace()
+    } catch {
+      return nil
+    }
+    // As `certainlyMatches(_:escaped:limits:)` checks the size.
+    return reader.index <= limits.maxPayloadBytes ? reader.index : nil
+  }
+
+  /// Whether `reader` reads a value the node certainly accepts, and nothing after it.
+  private func accepts(_ node: Int, _ reader: StrictJSONReader) -> Bool {
+    var reader = reader
     do throws(Unsure) {
       try accept(node, &reader, hops: 0)
       reader.skipSpace()

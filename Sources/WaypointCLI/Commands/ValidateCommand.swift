@@ -49,7 +49,7 @@ enum ValidateCommand: WaypointCommand {
         "Validating \(Formatting.printable(store.path)) against \(Formatting.printable(manifestName)) "
           + "(policy: \(ManifestInput.name(of: policy))):")
     }
-    var fast = FastPrediction(manifest: manifest, limits: store.configuration.limits)
+    let limits = store.configuration.limits
     // Lines gathered and written 32 KiB at a time when neither stream is a terminal (nothing
     // else is written meanwhile); line by line otherwise, between progress updates.
     let gathers = !context.console.outIsTerminal && !context.console.errIsTerminal
@@ -63,21 +63,20 @@ enum ValidateCommand: WaypointCommand {
     let threshold = gathers ? 32 * 1024 : 0
     try context.store { () throws(StoreError) in
       // The usual scene (restored whole, every route kept, no crash-loop mark) is judged from its
-      // document's bytes as the table is read; any other is read again and judged in full.
+      // document's bytes as the table is read, on the judges' threads, each with its own
+      // predictor; any other is read again and judged in full.
       // A summary is the kept count, in 16 bits (a larger count is judged in full): 4 bytes a scene.
-      try store.forEachLatestSnapshot { stored -> UInt16? in
-        guard stored.info.quarantine == nil, !stored.info.isCrashLoop,
-          case .read(let document) = stored.document
-        else { return nil }
-        return document.withUnsafeBytes { fast.keptRoutes(in: $0) }.flatMap(UInt16.init(exactly:))
-      } _: { latest in
+      try store.forEachLatestSnapshot(judging: {
+        var fast = FastPrediction(manifest: manifest, limits: limits)
+        return { _, document in fast.keptRoutes(in: document).flatMap(UInt16.init(exactly:)) }
+      }) { latest in
         let prediction: ScenePrediction
         switch latest {
         case .summarized(let scene, let id, let kept):
           prediction = ScenePrediction(scene: scene, snapshot: id, kept: Int(kept))
         case .stored(let stored):
           prediction = ScenePrediction(
-            stored, manifest: manifest, policy: policy, limits: store.configuration.limits)
+            stored, manifest: manifest, policy: policy, limits: limits)
         }
         summary.add(prediction)
         progress.update(summary.scenes)

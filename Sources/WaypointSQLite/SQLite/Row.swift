@@ -34,4 +34,11 @@ struct Row {
 
   /// The next column as bytes, or `nil` for NULL.
   mutating func blob() -> Data? { statement.blob(next()) }
+
+  /// The next column as text (a number or a blob converted to it) in bytes, valid until the
+  /// statement steps, or `nil` for NULL.
+  mutating func textBytes() -> UnsafeRawBufferPointer? { statement.textBytes(next()) }
+
+  /// The next column as bytes, valid until the statement steps, or `nil` for NULL.
+  mutating func blobBytes() -> UnsafeRawBufferPointer? { statement.blobBytes(next()) }
 }

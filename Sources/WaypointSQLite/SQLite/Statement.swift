@@ -91,6 +91,24 @@ final class Statement {
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
   }
 
+  /// The column's text (or a value converted to text) as bytes, valid until the statement steps
+  /// or resets; `nil` for NULL.
+  func textBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+    guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+    return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
+  }
+
+  /// The column's bytes, valid until the statement steps or resets; `nil` for NULL (an empty
+  /// buffer for an empty blob).
+  func blobBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+    if isNull(column) { return nil }
+    let count = Int(sqlite3_column_bytes(handle, column))
+    guard count > 0, let pointer = sqlite3_column_blob(handle, column) else {
+      return UnsafeRawBufferPointer(start: nil, count: 0)
+    }
+    return UnsafeRawBufferPointer(start: pointer, count: count)
+  }
+
   /// The column as bytes, or `nil` for NULL.
   func blob(_ column: Int32) -> Data? {
     if isNull(column) { return nil }

@@ -66,8 +66,8 @@ extension SnapshotStore {
   }
 }
 
-/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:summarizing:_:)``
-/// passes it: the summary made of it, or the snapshot itself when there is none.
+/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``
+/// passes it: the summary a judge made of it, or the snapshot itself when there is none.
 package enum LatestSnapshot<Summary> {
   /// The scene, its latest snapshot's id and the summary made of that snapshot.
   case summarized(scene: String, id: Int64, Summary)
@@ -77,32 +77,39 @@ package enum LatestSnapshot<Summary> {
 
 extension SnapshotStore {
   /// Calls `body` with the latest snapshot of every scene, by scene id, in one read transaction, as
-  /// ``forEachLatestSnapshot(after:limit:_:)`` does, but reads the documents in the table's order:
-  /// on a big store, rows read in the order of scene ids are pages read at random, a page read (a
-  /// system call, or a disk seek when the file is not cached) per scene.
+  /// ``forEachLatestSnapshot(after:limit:_:)`` does, but reads the documents in the table's order
+  /// and has them judged on other threads while it reads: on a big store, rows read in the order of
+  /// scene ids are pages read at random, a page read (a system call, or a disk seek when the file is
+  /// not cached) per scene.
   ///
-  /// The scenes go in batches of at most `batchSize`: the batch's latest snapshot ids are read from
-  /// the index on (scene_id, id); the table is read once in id order, and `summarize` gets each of
-  /// those snapshots and makes a summary of it, or `nil`; then `body` gets the batch's scenes in
-  /// scene-id order, each as its summary or, where `summarize` made none, as the snapshot read again.
-  /// Memory: an id and a summary per scene of a batch. Documents over the size limit come without
-  /// their bytes, as in ``forEachSnapshot(_:)``. `body` returns `false` to stop early; neither
-  /// closure may call the store.
+  /// The scenes go in batches of at most `batchSize`: the batch's scenes and their latest snapshot
+  /// ids are read from the index on (scene_id, id); the table is read once in id order, and the
+  /// document of each of those snapshots that a restore reads (not quarantined, not a crash loop,
+  /// within the size limit) goes to a judge, which makes a summary of it, or `nil`. The judges run
+  /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
+  /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
+  /// there is none, as the snapshot read again. Memory: 12 bytes a scene of a batch, and the
+  /// documents waiting for a judge (4 × `judges` buffers of 64 KiB; a longer document is judged on
+  /// the calling thread). `body` returns `false` to stop early; neither it nor a judge may call the
+  /// store.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
-  package func forEachLatestSnapshot<Summary>(
+  package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
-    summarizing summarize: (StoredSnapshot) -> Summary?,
+    judges: Int = ProcessInfo.processInfo.activeProcessorCount,
+    judging makeJudge:
+      @escaping @Sendable () -> (
+        _ id: Int64, _ document: UnsafeRawBufferPointer
+      ) -> Summary?,
     _ body: (LatestSnapshot<Summary>) -> Bool
   ) throws(StoreError) {
     let limit = configuration.limits.maxDocumentBytes
-    let batch = Int64(max(1, batchSize))
-    let latest = """
-      SELECT scene_id, max(id) FROM snapshot WHERE ?1 IS NULL OR scene_id > ?1
-      GROUP BY scene_id ORDER BY scene_id LIMIT ?2
-      """
+    // At most 2^30 scenes a batch: a place in a batch fits 32 bits.
+    let batch = min(max(1, batchSize), 1 << 30)
+    let judges = min(max(1, judges), 16)
     let rows = """
-      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      SELECT s.id, \(marks.quarantine), \(marks.unconfirmedRestores), \(marks.crashLoopThreshold),
+        CASE WHEN length(s.document) <= ?1 THEN s.document END
       FROM snapshot s\(marks.join) WHERE s.id BETWEEN ?2 AND ?3 ORDER BY s.id
       """
     let one = """
@@ -110,67 +117,367 @@ extension SnapshotStore {
       FROM snapshot s\(marks.join) WHERE s.id = ?2
       """
     try read { db throws(SQLiteError) in
-      var after: String?
+      // Two reads of the index in scene order, each going on where it stopped: the first gives
+      // each batch's latest ids, the second its scenes again, in the same order (one read
+      // transaction). Grouped here by the scene id's bytes when every scene id is stored as text
+      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs);
+      // otherwise by SQLite's GROUP BY, which groups other values its own way.
+      let plain = try Self.sceneIDsAreText(db)
+      var ids = try LatestSceneCursor(db, plain: plain, second: false)
+      var scenes = try LatestSceneCursor(db, plain: plain, second: true)
+      defer {
+        ids.close()
+        scenes.close()
+      }
       while true {
-        // The batch's latest ids, sorted.
-        var ids: [Int64] = []
-        var last: String?
-        try db.query(latest, [.text(after), .integer(batch)]) { row throws(SQLiteError) in
-          last = row.text()
-          ids.append(row.int64())
-          return .continue
+        // The batch's latest ids, in scene order.
+        var latest: [Int64] = []
+        try ids.next(limit: batch) { _, id in
+          latest.append(id)
+          return true
         }
-        guard !ids.isEmpty else { return }
-        ids.sort()
-        // Their snapshots, in the table's order.
-        var summaries: [Summary?] = Array(repeating: nil, count: ids.count)
-        var next = 0
-        try db.query(
-          rows, [.integer(Int64(limit)), .integer(ids[0]), .integer(ids[ids.count - 1])]
-        ) { row throws(SQLiteError) in
-          var peek = row
-          let id = peek.int64()
-          while next < ids.count, ids[next] < id { next += 1 }
-          guard next < ids.count else { return .stop }
-          guard ids[next] == id else { return .continue }
-          summaries[next] = summarize(Self.storedSnapshot(&row, limit: limit))
-          return .continue
+        guard !latest.isEmpty else { return }
+        let count = latest.count
+        let order = LatestIDOrder(sceneOrder: latest)
+        latest = []
+        // Their documents, in the table's order, judged on the judges' threads.
+        let pool = JudgePool(scenes: count, judges: judges, makeJudge)
+        do {
+          defer { pool.finish() }
+          var next = 0
+          try db.query(
+            rows,
+            [.integer(Int64(limit)), .integer(order.id(at: 0)), .integer(order.id(at: count - 1))]
+          ) { row throws(SQLiteError) in
+            let id = row.int64()
+            while next < count, order.id(at: next) < id { next += 1 }
+            guard next < count else { return .stop }
+            guard order.id(at: next) == id else { return .continue }
+            // As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
+            let quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
+            let unconfirmedRestores = row.int()
+            let rule =
+              row.optionalInt64().map { CrashLoopRule(threshold: Int(truncatingIfNeeded: $0)) }
+              ?? .default
+            guard quarantine == nil,
+              !rule.isCrashLoop(quarantine: nil, unconfirmedRestores: unconfirmedRestores),
+              let document = row.blobBytes()
+            else { return .continue }
+            pool.judge(position: order.position(at: next), id: id, document: document)
+            return .continue
+          }
         }
         // The scenes in order.
-        let stopped = try db.query(latest, [.text(after), .integer(batch)]) {
-          row throws(SQLiteError) in
-          let scene = row.text() ?? ""
-          let id = row.int64()
-          let position = Self.position(of: id, in: ids)
+        var position = 0
+        var stopped = false
+        try scenes.next(limit: count) { scene, id throws(SQLiteError) in
+          defer { position += 1 }
           let item: LatestSnapshot<Summary>
-          if let position, let summary = summaries[position] {
-            item = .summarized(scene: scene, id: id, summary)
+          if position < count, let summary = pool.summary(at: position) {
+            item = .summarized(scene: String(decoding: scene, as: UTF8.self), id: id, summary)
           } else if let stored = try db.scalar(
             one, [.integer(Int64(limit)), .integer(id)],
-            {
-              row in Self.storedSnapshot(&row, limit: limit)
-            })
+            { row in Self.storedSnapshot(&row, limit: limit) })
           {
             item = .stored(stored)
           } else {
-            return .continue
+            return true
           }
-          return body(item) ? .continue : .stop
+          stopped = !body(item)
+          return !stopped
         }
-        guard stopped == .continue, ids.count == batch else { return }
-        after = last
+        guard !stopped, count == batch else { return }
       }
     }
   }
 
-  /// The index of `id` in the sorted `ids`.
-  private static func position(of id: Int64, in ids: [Int64]) -> Int? {
-    var low = 0
-    var high = ids.count
-    while low < high {
-      let middle = low + (high - low) / 2
-      if ids[middle] < id { low = middle + 1 } else { high = middle }
+  /// Whether every scene id is stored as text (or there are none): the lowest and the highest in
+  /// the index's order are.
+  private static func sceneIDsAreText(_ db: Database) throws(SQLiteError) -> Bool {
+    for sql in [
+      "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id LIMIT 1",
+      "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id DESC LIMIT 1",
+    ] {
+      guard try db.scalar(sql, [], { $0.int64() }) ?? 1 == 1 else { return false }
     }
-    return low < ids.count && ids[low] == id ? low : nil
+    return true
+  }
+}
+
+/// A read of every scene's latest snapshot id from the index on (scene_id, id), in scene order,
+/// that hands them out a batch at a time, going on where it stopped (a statement stepped by hand,
+/// reset by ``close()``).
+///
+/// `plain`: the index read in order and grouped here by the scene id's bytes, cheaper than
+/// SQLite's GROUP BY, for scene ids all stored as text (compared as SQLite's BINARY collation
+/// compares them: byte for byte). Otherwise by GROUP BY, a row a scene.
+private struct LatestSceneCursor {
+  private let statement: Statement
+  private let plain: Bool
+  /// The group read but not handed out yet (its first row read): its scene id's bytes and its
+  /// highest id so far (the index lists a scene's ids in order).
+  private var scene = SceneBytes()
+  private var latest: Int64 = 0
+  private var pending = false
+  private var done = false
+
+  /// `second`: the other of two cursors over the same rows (a statement of its own).
+  init(_ db: Database, plain: Bool, second: Bool) throws(SQLiteError) {
+    self.plain = plain
+    let sql =
+      plain
+      ? "SELECT scene_id, id FROM snapshot ORDER BY scene_id, id"
+      : "SELECT scene_id, max(id) FROM snapshot GROUP BY scene_id ORDER BY scene_id"
+    statement = try db.statement(second ? sql + " -- again" : sql)
+  }
+
+  /// Resets the statement.
+  func close() { statement.reset() }
+
+  /// A scene id's bytes kept from one row to the next, in a buffer of its own (handed to `visit`
+  /// without a closure around it).
+  private final class SceneBytes {
+    private var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+    private(set) var count = 0
+
+    deinit { storage.deallocate() }
+
+    /// The bytes kept.
+    var bytes: UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: storage[..<count])
+    }
+
+    /// Keeps a copy of `bytes` instead.
+    func set(_ bytes: UnsafeRawBufferPointer) {
+      if bytes.count > storage.count {
+        storage.deallocate()
+        storage = .allocate(byteCount: max(bytes.count, 2 * storage.count), alignment: 1)
+      }
+      if let source = bytes.baseAddress, let target = storage.baseAddress, bytes.count > 0 {
+        target.copyMemory(from: source, byteCount: bytes.count)
+      }
+      count = bytes.count
+    }
+
+    /// Whether `other` are the bytes kept.
+    func equals(_ other: UnsafeRawBufferPointer) -> Bool {
+      guard other.count == count else { return false }
+      guard count > 0, let base = other.baseAddress, let kept = storage.baseAddress else {
+        return true
+      }
+      return memcmp(base, kept, count) == 0
+    }
+  }
+
+  /// Passes the next scenes, at most `limit`, each with its latest snapshot's id, to `visit` (the
+  /// scene id's bytes valid during the call) until it returns `false`.
+  mutating func next(
+    limit: Int, _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) {
+    var visited = 0
+    while visited < limit, !done {
+      guard try statement.step() else {
+        done = true
+        if pending {
+          pending = false
+          _ = try visit(scene.bytes, latest)
+        }
+        return
+      }
+      var row = Row(statement)
+      if !plain {
+        let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        visited += 1
+        guard try visit(bytes, row.int64()) else { return }
+        continue
+      }
+      // Text, as `sceneIDsAreText` found (anything else is read as its text, never trapped on).
+      let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
+      let id = row.int64()
+      if pending, scene.equals(bytes) {
+        latest = id
+        continue
+      }
+      if pending {
+        visited += 1
+        guard try visit(scene.bytes, latest) else {
+          scene.set(bytes)
+          latest = id
+          return
+        }
+      }
+      scene.set(bytes)
+      latest = id
+      pending = true
+    }
+  }
+}
+
+/// The latest snapshot ids of a batch of scenes in id order, each with its place in scene order:
+/// packed in one `Int64` each (the id less the lowest, then the place) and sorted, 8 bytes a
+/// scene; or, when the ids spread too far for that, the ids and their places sorted by id.
+struct LatestIDOrder {
+  private var values: [Int64]
+  private let order: [UInt32]?
+  private let base: Int64
+  private let shift: Int
+
+  /// The order of `ids`, given in scene order (at most 2^32 of them).
+  init(sceneOrder ids: [Int64]) {
+    let count = ids.count
+    shift = count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
+    base = ids.min() ?? 0
+    let (spread, overflow) = (ids.max() ?? 0).subtractingReportingOverflow(base)
+    if !overflow, shift < 63, spread >> (63 - shift) == 0 {
+      var packed = ids
+      for place in packed.indices {
+        packed[place] = (packed[place] &- base) << shift | Int64(place)
+      }
+      packed.sort()
+      values = packed
+      order = nil
+    } else {
+      values = ids
+      order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted {
+        ids[Int($0)] < ids[Int($1)]
+      }
+    }
+  }
+
+  /// The `index`th id, in id order.
+  func id(at index: Int) -> Int64 {
+    if let order { return values[Int(order[index])] }
+    return base &+ values[index] >> shift
+  }
+
+  /// The place in scene order of the `index`th id.
+  func position(at index: Int) -> Int {
+    if let order { return Int(order[index]) }
+    return Int(values[index] & ((1 << shift) - 1))
+  }
+}
+
+/// A document copied into a ``JudgePool``'s buffer: its scene's place, its id and where its bytes
+/// are in the buffer (a type of its own, not a tuple: the generic pool would look the tuple's
+/// metadata up at each use).
+private struct JudgedDocument {
+  var position: Int
+  var id: Int64
+  var start: Int
+  var count: Int
+}
+
+/// Documents judged on other threads while the table is read: the reading thread copies each
+/// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
+/// back; each judge writes its summary at the scene's place in the pool's storage.
+private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
+  /// Documents copied for a judge, each with its scene's place and its id.
+  final class Batch {
+    var bytes: [UInt8] = []
+    var entries: [JudgedDocument] = []
+
+    init() { bytes.reserveCapacity(JudgePool.capacity) }
+  }
+
+  static var capacity: Int { 64 * 1024 }
+
+  private let condition = NSCondition()
+  private var free: [Batch] = []
+  private var full: [Batch] = []
+  private var finished = false
+  private var running = 0
+  private var current = Batch()
+  /// The summaries, by place in scene order; read only after ``finish()``, freed with the pool.
+  private let storage: UnsafeMutableBufferPointer<Summary?>
+  /// The reading thread's judge, for documents longer than a buffer.
+  private let local: (Int64, UnsafeRawBufferPointer) -> Summary?
+
+  init(
+    scenes: Int, judges: Int,
+    _ makeJudge: @escaping @Sendable () -> (Int64, UnsafeRawBufferPointer) -> Summary?
+  ) {
+    storage = .allocate(capacity: scenes)
+    storage.initialize(repeating: nil)
+    local = makeJudge()
+    free = (0..<(4 * judges)).map { _ in Batch() }
+    running = judges
+    for _ in 0..<judges {
+      let thread = Thread { [self] in work(makeJudge()) }
+      // The judgement recurses as deep as a document nests (within the limits): not the 512 KiB
+      // of a secondary thread on Apple platforms, but what a main thread has.
+      thread.stackSize = 8 << 20
+      thread.start()
+    }
+  }
+
+  deinit {
+    storage.deinitialize()
+    storage.deallocate()
+  }
+
+  /// The summary made of the scene at `position`, once ``finish()`` returned.
+  func summary(at position: Int) -> Summary? { storage[position] }
+
+  /// Has the document judged (a copy of it), its summary put at `position`.
+  func judge(position: Int, id: Int64, document: UnsafeRawBufferPointer) {
+    guard document.count <= Self.capacity else {
+      storage[position] = local(id, document)
+      return
+    }
+    if current.bytes.count + document.count > Self.capacity { submit() }
+    current.entries.append(
+      JudgedDocument(position: position, id: id, start: current.bytes.count, count: document.count))
+    current.bytes.append(contentsOf: document)
+  }
+
+  /// Hands the current buffer to the judges and takes an empty one, waiting for one if need be.
+  private func submit() {
+    condition.lock()
+    full.append(current)
+    condition.broadcast()
+    while free.isEmpty { condition.wait() }
+    current = free.removeLast()
+    condition.unlock()
+  }
+
+  /// Hands the last buffer to the judges and waits until they are all done.
+  func finish() {
+    condition.lock()
+    if !current.entries.isEmpty {
+      full.append(current)
+      current = Batch()
+    }
+    finished = true
+    condition.broadcast()
+    while running > 0 { condition.wait() }
+    condition.unlock()
+  }
+
+  /// A judge's thread: judges full buffers until there are no more.
+  private func work(_ judge: (Int64, UnsafeRawBufferPointer) -> Summary?) {
+    while true {
+      condition.lock()
+      while full.isEmpty, !finished { condition.wait() }
+      guard let batch = full.popLast() else {
+        running -= 1
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      condition.unlock()
+      batch.bytes.withUnsafeBytes { bytes in
+        for entry in batch.entries {
+          storage[entry.position] = judge(
+            entry.id,
+            UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
+        }
+      }
+      batch.bytes.removeAll(keepingCapacity: true)
+      batch.entries.removeAll(keepingCapacity: true)
+      condition.lock()
+      free.append(batch)
+      condition.broadcast()
+      condition.unlock()
+    }
   }
 }
