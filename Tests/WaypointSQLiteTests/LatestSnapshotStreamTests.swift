@@ -199,6 +199,76 @@ struct LatestSnapshotStreamTests {
       #expect(judgedIDs.value.count == whole.count - 2)
     }
   }
+
+  /// A store at `path` with a snapshot of each of `scenes`, in that order, closed so that its file
+  /// holds everything; returns the snapshots' ids.
+  func closedStore(_ path: String, scenes: [String]) throws -> [Int64] {
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    return try scenes.enumerated().map { index, scene in
+      try store.save(try snapshot([.item(id: index)]), scene: scene).snapshotID
+    }
+  }
+
+  /// Expects the judged read of `store`, in batches of any size, to give the scenes and ids
+  /// ``SnapshotStore/forEachLatestSnapshot(after:limit:_:)`` gives, each judged once.
+  func expectSameAsWhole(_ store: SnapshotStore, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    var whole: [(scene: String, id: Int64)] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append((stored.info.scene, stored.info.id))
+      return true
+    }
+    for batchSize in [1, 2, 1 << 20] {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [(scene: String, id: Int64)] = []
+      try store.forEachLatestSnapshot(batchSize: batchSize, judges: 2) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        switch item {
+        case .summarized(let scene, let id, let summary):
+          #expect(summary == id, sourceLocation: sourceLocation)
+          seen.append((scene, id))
+        case .stored(let stored):
+          seen.append((stored.info.scene, stored.info.id))
+        }
+        return true
+      }
+      #expect(
+        seen.map(\.scene) == whole.map(\.scene), "batch size \(batchSize)",
+        sourceLocation: sourceLocation)
+      #expect(
+        seen.map(\.id) == whole.map(\.id), "batch size \(batchSize)", sourceLocation: sourceLocation
+      )
+      #expect(
+        judgedIDs.value.sorted() == whole.map(\.id).sorted(), "batch size \(batchSize)",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test(
+    "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
+  func farApartIDs() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["m", "n", "o"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot (id, scene_id, saved_at, format, route_schema_version, document)
+        SELECT value, scene, saved_at, format, route_schema_version, document
+        FROM (SELECT * FROM snapshot ORDER BY id LIMIT 1),
+          (SELECT -9223372036854775807 - 1 AS value, 'z' AS scene
+           UNION ALL SELECT -5, 'a' UNION ALL SELECT 9223372036854775807, 'b'
+           UNION ALL SELECT 4611686018427387904, 'a' UNION ALL SELECT -4611686018427387904, 'c');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
 }
 
 /// A value shared by threads, behind a lock.
