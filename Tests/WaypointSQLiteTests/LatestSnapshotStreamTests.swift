@@ -269,6 +269,49 @@ struct LatestSnapshotStreamTests {
     try expectSameAsWhole(store)
   }
 
+  @Test(
+    "a snapshot whose row the read gives twice (two marks of it, in a hostile file) is judged once")
+  func rowGivenTwice() throws {
+    let path = directory.path()
+    let ids = try closedStore(path, scenes: (0..<6).map { "scene-\($0)" })
+    // The mark table's key declared a plain column: two marks of one snapshot, neither a
+    // quarantine nor a restore, each joined with its row.
+    #expect(
+      rawExecute(
+        path,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'snapshot_id INTEGER PRIMARY KEY', 'snapshot_id INTEGER')
+        WHERE name = 'snapshot_mark';
+        """) == SQLITE_OK)
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot_mark (snapshot_id, scene_id)
+        VALUES (\(ids[2]), 'scene-2'), (\(ids[2]), 'scene-2');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    for judges in [1, 2] {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [Int64] = []
+      try store.forEachLatestSnapshot(judges: judges) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        if case .summarized(_, let id, let summary) = item {
+          #expect(summary == id)
+          seen.append(id)
+        }
+        return true
+      }
+      #expect(seen == ids, "judges \(judges)")
+      #expect(judgedIDs.value.sorted() == ids, "judges \(judges)")
+    }
+  }
 }
 
 /// A value shared by threads, behind a lock.

@@ -153,6 +153,10 @@ extension SnapshotStore {
             while next < count, order.id(at: next) < id { next += 1 }
             guard next < count else { return .stop }
             guard order.id(at: next) == id else { return .continue }
+            // Each place judged once, by one judge: a row the query gives twice (a hostile file's
+            // mark table holding two marks of one snapshot) is not judged again at that place.
+            let position = order.position(at: next)
+            next += 1
             // As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
             let quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
             let unconfirmedRestores = row.int()
@@ -163,7 +167,7 @@ extension SnapshotStore {
               !rule.isCrashLoop(quarantine: nil, unconfirmedRestores: unconfirmedRestores),
               let document = row.blobBytes()
             else { return .continue }
-            pool.judge(position: order.position(at: next), id: id, document: document)
+            pool.judge(position: position, id: id, document: document)
             return .continue
           }
         }
