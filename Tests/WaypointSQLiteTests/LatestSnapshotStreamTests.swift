@@ -250,6 +250,56 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "scene ids that a hostile file's collation compares otherwise than byte for byte are grouped as SQLite groups them"
+  )
+  func collatedSceneIDs() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["A", "a", "A", "b", "B", "a", "c"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'scene_id TEXT NOT NULL', 'scene_id TEXT NOT NULL COLLATE NOCASE')
+        WHERE name = 'snapshot';
+        """) == SQLITE_OK)
+    // The index rebuilt in the collation's order: a consistent file, not a corrupt one.
+    #expect(rawExecute(path, "REINDEX snapshot_by_scene;") == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
+  @Test("scene ids of a UTF-16 file that read as the same UTF-8 are grouped as SQLite groups them")
+  func utf16SceneIDs() throws {
+    let path = directory.path()
+    // A file whose text is UTF-16, without a table: the store made in it keeps that encoding.
+    #expect(
+      rawExecute(path, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t (x); DROP TABLE t;")
+        == SQLITE_OK)
+    _ = try closedStore(path, scenes: ["b", "c"])
+    // Lone surrogates, which SQLite converts to the same UTF-8 ("\u{10078}"): two scenes to
+    // SQLite, whose ids read the same.
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT CAST(value AS TEXT), saved_at, format, route_schema_version, document
+        FROM (SELECT * FROM snapshot ORDER BY id LIMIT 1),
+          (SELECT X'00D87800' AS value UNION ALL SELECT X'00DC7800');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var scenes = 0
+    try store.forEachLatestSnapshot { _ in
+      scenes += 1
+      return true
+    }
+    #expect(scenes == 4)
+    try expectSameAsWhole(store)
+  }
+
+  @Test(
     "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
   func farApartIDs() throws {
     let path = directory.path()

@@ -196,8 +196,18 @@ extension SnapshotStore {
   }
 
   /// Whether every scene id is stored as text (or there are none): the lowest and the highest in
-  /// the index's order are.
+  /// the index's order are; and whether SQLite tells two of them apart exactly when their bytes as
+  /// read differ: the file's text is UTF-8 (read as it is stored; UTF-16 text is converted, and
+  /// invalid UTF-16 that differs can convert to the same bytes), and the table declares no
+  /// collation (a hostile file's `COLLATE NOCASE` groups ids whose bytes differ).
   private static func sceneIDsAreText(_ db: Database) throws(SQLiteError) -> Bool {
+    guard try db.scalar("PRAGMA encoding", [], { $0.text() ?? "" }) == "UTF-8",
+      try db.scalar(
+        """
+        SELECT coalesce(sql LIKE '%collate%', 1) FROM sqlite_schema
+        WHERE type = 'table' AND name = 'snapshot'
+        """, [], { $0.int64() }) == 0
+    else { return false }
     for sql in [
       "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id LIMIT 1",
       "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id DESC LIMIT 1",
