@@ -320,6 +320,27 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "an index out of step with its declaration (a scene's ids in descending order): the highest id, as GROUP BY finds it"
+  )
+  func indexOutOfOrder() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["a", "b", "a", "c", "b", "a"])
+    // The index built with the ids descending, then declared ascending: SQLite reads it in the
+    // order it was built and believes it the declared one (as in a corrupt file).
+    #expect(
+      rawExecute(
+        path,
+        """
+        DROP INDEX snapshot_by_scene;
+        CREATE INDEX snapshot_by_scene ON snapshot (scene_id, id DESC);
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema SET sql = replace(sql, 'id DESC', 'id') WHERE name = 'snapshot_by_scene';
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
+  @Test(
     "a snapshot whose row the read gives twice (two marks of it, in a hostile file) is judged once")
   func rowGivenTwice() throws {
     let path = directory.path()

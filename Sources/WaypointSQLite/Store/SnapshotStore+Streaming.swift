@@ -229,7 +229,7 @@ private struct LatestSceneCursor {
   private let statement: Statement
   private let plain: Bool
   /// The group read but not handed out yet (its first row read): its scene id's bytes and its
-  /// highest id so far (the index lists a scene's ids in order).
+  /// highest id so far.
   private var scene = SceneBytes()
   private var latest: Int64 = 0
   private var pending = false
@@ -309,7 +309,8 @@ private struct LatestSceneCursor {
       let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
       let id = row.int64()
       if pending, scene.equals(bytes) {
-        latest = id
+        // The highest, as max(id) finds it, even from an index out of its declared order.
+        latest = max(latest, id)
         continue
       }
       if pending {
