@@ -300,6 +300,40 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "documents of every size, some longer than a judge's buffer (judged on the calling thread): each judged once, on its bytes"
+  )
+  func documentsOfEverySize() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+      for index in 0..<40 {
+        // From a few bytes to about 150 KiB: one buffer holds many, or one, or none.
+        let count = [1, 300, 700, 1_500, 3_000][index % 5]
+        _ = try store.save(
+          try snapshot((0..<count).map { .item(id: $0 + index) }), scene: "scene-\(index % 23)")
+      }
+    }
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var whole: [StoredSnapshot] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append(stored)
+      return true
+    }
+    #expect(whole.contains { ($0.document.data?.count ?? 0) > 64 * 1024 })
+    try expectSameAsWhole(store)
+    for judges in [1, 2, 3] {
+      var documents: [Data?] = []
+      try store.forEachLatestSnapshot(batchSize: 7, judges: judges) {
+        { _, document in Data(document) }
+      } _: { item in
+        if case .summarized(_, _, let document) = item { documents.append(document) }
+        return true
+      }
+      #expect(documents == whole.map(\.document.data), "judges \(judges)")
+    }
+  }
+
+  @Test(
     "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
   func farApartIDs() throws {
     let path = directory.path()
