@@ -120,8 +120,9 @@ extension SnapshotStore {
       // Two reads of the index in scene order, each going on where it stopped: the first gives
       // each batch's latest ids, the second its scenes again, in the same order (one read
       // transaction). Grouped here by the scene id's bytes when every scene id is stored as text
-      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs);
-      // otherwise by SQLite's GROUP BY, which groups other values its own way.
+      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs) in
+      // a UTF-8 file whose table declares no collation; otherwise by SQLite's GROUP BY, which
+      // groups other values its own way.
       let plain = try Self.sceneIDsAreText(db)
       var ids = try LatestSceneCursor(db, plain: plain, second: false)
       var scenes = try LatestSceneCursor(db, plain: plain, second: true)
@@ -223,8 +224,8 @@ extension SnapshotStore {
 /// reset by ``close()``).
 ///
 /// `plain`: the index read in order and grouped here by the scene id's bytes, cheaper than
-/// SQLite's GROUP BY, for scene ids all stored as text (compared as SQLite's BINARY collation
-/// compares them: byte for byte). Otherwise by GROUP BY, a row a scene.
+/// SQLite's GROUP BY, for scene ids all stored as UTF-8 text and compared with SQLite's BINARY
+/// collation (byte for byte). Otherwise by GROUP BY, a row a scene.
 private struct LatestSceneCursor {
   private let statement: Statement
   private let plain: Bool
