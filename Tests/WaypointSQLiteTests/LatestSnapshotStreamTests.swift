@@ -199,6 +199,224 @@ struct LatestSnapshotStreamTests {
       #expect(judgedIDs.value.count == whole.count - 2)
     }
   }
+
+  /// A store at `path` with a snapshot of each of `scenes`, in that order, closed so that its file
+  /// holds everything; returns the snapshots' ids.
+  func closedStore(_ path: String, scenes: [String]) throws -> [Int64] {
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    return try scenes.enumerated().map { index, scene in
+      try store.save(try snapshot([.item(id: index)]), scene: scene).snapshotID
+    }
+  }
+
+  /// Expects the judged read of `store`, in batches of any size, to give the scenes and ids
+  /// ``SnapshotStore/forEachLatestSnapshot(after:limit:_:)`` gives, each judged once.
+  func expectSameAsWhole(_ store: SnapshotStore, sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    var whole: [(scene: String, id: Int64)] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append((stored.info.scene, stored.info.id))
+      return true
+    }
+    for batchSize in [1, 2, 1 << 20] {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [(scene: String, id: Int64)] = []
+      try store.forEachLatestSnapshot(batchSize: batchSize, judges: 2) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        switch item {
+        case .summarized(let scene, let id, let summary):
+          #expect(summary == id, sourceLocation: sourceLocation)
+          seen.append((scene, id))
+        case .stored(let stored):
+          seen.append((stored.info.scene, stored.info.id))
+        }
+        return true
+      }
+      #expect(
+        seen.map(\.scene) == whole.map(\.scene), "batch size \(batchSize)",
+        sourceLocation: sourceLocation)
+      #expect(
+        seen.map(\.id) == whole.map(\.id), "batch size \(batchSize)", sourceLocation: sourceLocation
+      )
+      #expect(
+        judgedIDs.value.sorted() == whole.map(\.id).sorted(), "batch size \(batchSize)",
+        sourceLocation: sourceLocation)
+    }
+  }
+
+  @Test(
+    "scene ids that a hostile file's collation compares otherwise than byte for byte are grouped as SQLite groups them"
+  )
+  func collatedSceneIDs() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["A", "a", "A", "b", "B", "a", "c"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'scene_id TEXT NOT NULL', 'scene_id TEXT NOT NULL COLLATE NOCASE')
+        WHERE name = 'snapshot';
+        """) == SQLITE_OK)
+    // The index rebuilt in the collation's order: a consistent file, not a corrupt one.
+    #expect(rawExecute(path, "REINDEX snapshot_by_scene;") == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
+  @Test("scene ids of a UTF-16 file that read as the same UTF-8 are grouped as SQLite groups them")
+  func utf16SceneIDs() throws {
+    let path = directory.path()
+    // A file whose text is UTF-16, without a table: the store made in it keeps that encoding.
+    #expect(
+      rawExecute(path, "PRAGMA encoding = 'UTF-16le'; CREATE TABLE t (x); DROP TABLE t;")
+        == SQLITE_OK)
+    _ = try closedStore(path, scenes: ["b", "c"])
+    // Lone surrogates, which SQLite converts to the same UTF-8 ("\u{10078}"): two scenes to
+    // SQLite, whose ids read the same.
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT CAST(value AS TEXT), saved_at, format, route_schema_version, document
+        FROM (SELECT * FROM snapshot ORDER BY id LIMIT 1),
+          (SELECT X'00D87800' AS value UNION ALL SELECT X'00DC7800');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var scenes = 0
+    try store.forEachLatestSnapshot { _ in
+      scenes += 1
+      return true
+    }
+    #expect(scenes == 4)
+    try expectSameAsWhole(store)
+  }
+
+  @Test(
+    "documents of every size, some longer than a judge's buffer (judged on the calling thread): each judged once, on its bytes"
+  )
+  func documentsOfEverySize() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+      for index in 0..<40 {
+        // From a few bytes to about 150 KiB: one buffer holds many, or one, or none.
+        let count = [1, 300, 700, 1_500, 3_000][index % 5]
+        _ = try store.save(
+          try snapshot((0..<count).map { .item(id: $0 + index) }), scene: "scene-\(index % 23)")
+      }
+    }
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var whole: [StoredSnapshot] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append(stored)
+      return true
+    }
+    #expect(whole.contains { ($0.document.data?.count ?? 0) > 64 * 1024 })
+    try expectSameAsWhole(store)
+    for judges in [1, 2, 3] {
+      var documents: [Data?] = []
+      try store.forEachLatestSnapshot(batchSize: 7, judges: judges) {
+        { _, document in Data(document) }
+      } _: { item in
+        if case .summarized(_, _, let document) = item { documents.append(document) }
+        return true
+      }
+      #expect(documents == whole.map(\.document.data), "judges \(judges)")
+    }
+  }
+
+  @Test(
+    "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
+  func farApartIDs() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["m", "n", "o"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot (id, scene_id, saved_at, format, route_schema_version, document)
+        SELECT value, scene, saved_at, format, route_schema_version, document
+        FROM (SELECT * FROM snapshot ORDER BY id LIMIT 1),
+          (SELECT -9223372036854775807 - 1 AS value, 'z' AS scene
+           UNION ALL SELECT -5, 'a' UNION ALL SELECT 9223372036854775807, 'b'
+           UNION ALL SELECT 4611686018427387904, 'a' UNION ALL SELECT -4611686018427387904, 'c');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
+  @Test(
+    "an index out of step with its declaration (a scene's ids in descending order): the highest id, as GROUP BY finds it"
+  )
+  func indexOutOfOrder() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["a", "b", "a", "c", "b", "a"])
+    // The index built with the ids descending, then declared ascending: SQLite reads it in the
+    // order it was built and believes it the declared one (as in a corrupt file).
+    #expect(
+      rawExecute(
+        path,
+        """
+        DROP INDEX snapshot_by_scene;
+        CREATE INDEX snapshot_by_scene ON snapshot (scene_id, id DESC);
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema SET sql = replace(sql, 'id DESC', 'id') WHERE name = 'snapshot_by_scene';
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+  }
+
+  @Test(
+    "a snapshot whose row the read gives twice (two marks of it, in a hostile file) is judged once")
+  func rowGivenTwice() throws {
+    let path = directory.path()
+    let ids = try closedStore(path, scenes: (0..<6).map { "scene-\($0)" })
+    // The mark table's key declared a plain column: two marks of one snapshot, neither a
+    // quarantine nor a restore, each joined with its row.
+    #expect(
+      rawExecute(
+        path,
+        """
+        PRAGMA writable_schema = ON;
+        UPDATE sqlite_schema
+        SET sql = replace(sql, 'snapshot_id INTEGER PRIMARY KEY', 'snapshot_id INTEGER')
+        WHERE name = 'snapshot_mark';
+        """) == SQLITE_OK)
+    #expect(
+      rawExecute(
+        path,
+        """
+        INSERT INTO snapshot_mark (snapshot_id, scene_id)
+        VALUES (\(ids[2]), 'scene-2'), (\(ids[2]), 'scene-2');
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    for judges in [1, 2] {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [Int64] = []
+      try store.forEachLatestSnapshot(judges: judges) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        if case .summarized(_, let id, let summary) = item {
+          #expect(summary == id)
+          seen.append(id)
+        }
+        return true
+      }
+      #expect(seen == ids, "judges \(judges)")
+      #expect(judgedIDs.value.sorted() == ids, "judges \(judges)")
+    }
+  }
 }
 
 /// A value shared by threads, behind a lock.

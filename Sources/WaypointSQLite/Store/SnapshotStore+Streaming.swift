@@ -120,8 +120,9 @@ extension SnapshotStore {
       // Two reads of the index in scene order, each going on where it stopped: the first gives
       // each batch's latest ids, the second its scenes again, in the same order (one read
       // transaction). Grouped here by the scene id's bytes when every scene id is stored as text
-      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs);
-      // otherwise by SQLite's GROUP BY, which groups other values its own way.
+      // (the lowest and the highest are: the index orders NULL, then numbers, text and blobs) in
+      // a UTF-8 file whose table declares no collation; otherwise by SQLite's GROUP BY, which
+      // groups other values its own way.
       let plain = try Self.sceneIDsAreText(db)
       var ids = try LatestSceneCursor(db, plain: plain, second: false)
       var scenes = try LatestSceneCursor(db, plain: plain, second: true)
@@ -153,6 +154,10 @@ extension SnapshotStore {
             while next < count, order.id(at: next) < id { next += 1 }
             guard next < count else { return .stop }
             guard order.id(at: next) == id else { return .continue }
+            // Each place judged once, by one judge: a row the query gives twice (a hostile file's
+            // mark table holding two marks of one snapshot) is not judged again at that place.
+            let position = order.position(at: next)
+            next += 1
             // As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
             let quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
             let unconfirmedRestores = row.int()
@@ -163,7 +168,7 @@ extension SnapshotStore {
               !rule.isCrashLoop(quarantine: nil, unconfirmedRestores: unconfirmedRestores),
               let document = row.blobBytes()
             else { return .continue }
-            pool.judge(position: order.position(at: next), id: id, document: document)
+            pool.judge(position: position, id: id, document: document)
             return .continue
           }
         }
@@ -192,8 +197,18 @@ extension SnapshotStore {
   }
 
   /// Whether every scene id is stored as text (or there are none): the lowest and the highest in
-  /// the index's order are.
+  /// the index's order are; and whether SQLite tells two of them apart exactly when their bytes as
+  /// read differ: the file's text is UTF-8 (read as it is stored; UTF-16 text is converted, and
+  /// invalid UTF-16 that differs can convert to the same bytes), and the table declares no
+  /// collation (a hostile file's `COLLATE NOCASE` groups ids whose bytes differ).
   private static func sceneIDsAreText(_ db: Database) throws(SQLiteError) -> Bool {
+    guard try db.scalar("PRAGMA encoding", [], { $0.text() ?? "" }) == "UTF-8",
+      try db.scalar(
+        """
+        SELECT coalesce(sql LIKE '%collate%', 1) FROM sqlite_schema
+        WHERE type = 'table' AND name = 'snapshot'
+        """, [], { $0.int64() }) == 0
+    else { return false }
     for sql in [
       "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id LIMIT 1",
       "SELECT typeof(scene_id) = 'text' FROM snapshot ORDER BY scene_id DESC LIMIT 1",
@@ -209,13 +224,13 @@ extension SnapshotStore {
 /// reset by ``close()``).
 ///
 /// `plain`: the index read in order and grouped here by the scene id's bytes, cheaper than
-/// SQLite's GROUP BY, for scene ids all stored as text (compared as SQLite's BINARY collation
-/// compares them: byte for byte). Otherwise by GROUP BY, a row a scene.
+/// SQLite's GROUP BY, for scene ids all stored as UTF-8 text and compared with SQLite's BINARY
+/// collation (byte for byte). Otherwise by GROUP BY, a row a scene.
 private struct LatestSceneCursor {
   private let statement: Statement
   private let plain: Bool
   /// The group read but not handed out yet (its first row read): its scene id's bytes and its
-  /// highest id so far (the index lists a scene's ids in order).
+  /// highest id so far.
   private var scene = SceneBytes()
   private var latest: Int64 = 0
   private var pending = false
@@ -295,7 +310,8 @@ private struct LatestSceneCursor {
       let bytes = row.textBytes() ?? UnsafeRawBufferPointer(start: nil, count: 0)
       let id = row.int64()
       if pending, scene.equals(bytes) {
-        latest = id
+        // The highest, as max(id) finds it, even from an index out of its declared order.
+        latest = max(latest, id)
         continue
       }
       if pending {
