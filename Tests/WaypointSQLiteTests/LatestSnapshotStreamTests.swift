@@ -334,6 +334,33 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "more tiny documents than a judge's buffer takes (2,048): every one judged once, on its bytes")
+  func manyTinyDocuments() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["a"])
+    // 5,000 scenes whose documents are two bytes: 10 KB in all, under one buffer's 64 KiB, so
+    // that only the cap on documents per buffer hands them to the judges in parts.
+    #expect(
+      rawExecute(
+        path,
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT printf('tiny-%05d', i), 0, 1, 1, CAST('{}' AS BLOB) FROM n;
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    try expectSameAsWhole(store)
+    var judged = 0
+    try store.forEachLatestSnapshot(judges: 2) {
+      { _, document in String(decoding: document, as: UTF8.self) }
+    } _: { item in
+      if case .summarized(_, _, let document) = item, document == "{}" { judged += 1 }
+      return true
+    }
+    #expect(judged == 5000)
+  }
+
+  @Test(
     "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
   func farApartIDs() throws {
     let path = directory.path()

@@ -89,9 +89,9 @@ extension SnapshotStore {
   /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
   /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
   /// there is none, as the snapshot read again. Memory: 12 bytes a scene of a batch, and the
-  /// documents waiting for a judge (4 × `judges` buffers of 64 KiB; a longer document is judged on
-  /// the calling thread). `body` returns `false` to stop early; neither it nor a judge may call the
-  /// store.
+  /// documents waiting for a judge (4 × `judges` buffers of 64 KiB and at most 2,048 documents
+  /// each; a longer document is judged on the calling thread). `body` returns `false` to stop
+  /// early; neither it nor a judge may call the store.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   package func forEachLatestSnapshot<Summary: Sendable>(
@@ -392,10 +392,16 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
     var bytes: [UInt8] = []
     var entries: [JudgedDocument] = []
 
-    init() { bytes.reserveCapacity(JudgePool.capacity) }
+    init() {
+      bytes.reserveCapacity(JudgePool.capacity)
+      entries.reserveCapacity(JudgePool.maxEntries)
+    }
   }
 
   static var capacity: Int { 64 * 1024 }
+  /// The most documents a buffer takes: a store of empty or tiny documents fills no 64 KiB, and
+  /// without this its documents' entries would pile up in one buffer, a whole batch of scenes.
+  static var maxEntries: Int { 2048 }
 
   private let condition = NSCondition()
   private var free: [Batch] = []
@@ -440,7 +446,11 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
       storage[position] = local(id, document)
       return
     }
-    if current.bytes.count + document.count > Self.capacity { submit() }
+    if current.bytes.count + document.count > Self.capacity
+      || current.entries.count == Self.maxEntries
+    {
+      submit()
+    }
     current.entries.append(
       JudgedDocument(position: position, id: id, start: current.bytes.count, count: document.count))
     current.bytes.append(contentsOf: document)
