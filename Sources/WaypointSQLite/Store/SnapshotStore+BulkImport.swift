@@ -178,16 +178,11 @@ final class BulkImport {
       if full { statements.many = statement } else { statements.one = statement }
     }
     defer { statement.reset() }
-    let format = Int64(SceneSnapshot.currentFormatVersion)
     var parameter: Int32 = 1
     for row in rows {
       try statement.bind(.integer(row.id), at: parameter)
-      try statement.bind(.text(row.scene), at: parameter + 1)
-      try statement.bind(.integer(StoredTime.seconds(row.metadata.savedAt)), at: parameter + 2)
-      try statement.bind(.integer(format), at: parameter + 3)
-      try statement.bind(.integer(Int64(row.metadata.routeSchemaVersion)), at: parameter + 4)
-      try statement.bind(.text(row.metadata.appBuild), at: parameter + 5)
-      try statement.bind(.blob(row.document), at: parameter + 6)
+      try SnapshotStore.bindRow(
+        row.document, metadata: row.metadata, scene: row.scene, to: statement, at: parameter + 1)
       parameter += 7
     }
     _ = try statement.step()

@@ -186,14 +186,23 @@ extension SnapshotStore {
         VALUES (?, ?, ?, ?, ?, ?)
         """)
     defer { statement.reset() }
-    try statement.bind(.text(scene), at: 1)
-    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: 2)
-    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: 3)
-    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: 4)
-    try statement.bind(.text(metadata.appBuild), at: 5)
-    try statement.bind(.blob(document), at: 6)
+    try bindRow(document, metadata: metadata, scene: scene, to: statement, at: 1)
     _ = try statement.step()
     return db.lastInsertedRowID
+  }
+
+  /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build, document`, in
+  /// that order, from parameter `first` on: the save's insert and the bulk import's.
+  static func bindRow(
+    _ document: Data, metadata: SnapshotMetadata, scene: String, to statement: Statement,
+    at first: Int32
+  ) throws(SQLiteError) {
+    try statement.bind(.text(scene), at: first)
+    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: first + 1)
+    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: first + 2)
+    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: first + 3)
+    try statement.bind(.text(metadata.appBuild), at: first + 4)
+    try statement.bind(.blob(document), at: first + 5)
   }
 
   /// Trims the scene's history to its `retention` newest unquarantined snapshots (quarantined ones
