@@ -34,9 +34,18 @@ final class Database {
   /// several, and hashing each one's text to find it cost more than running some of them.
   private var literals: [UInt: Statement] = [:]
 
+  /// What tells ``hasMoved()`` that nothing happened to the file since its last full check; set
+  /// at the first check.
+  private var moveWatch: FileWatch.Registration?
+  private var moveWatchStarted = false
+  /// When ``hasMoved()`` next asks SQLite whatever the watch says.
+  private var fullMoveCheckDue = ContinuousClock.now
+
   #if DEBUG
     /// Faults to inject in place of real calls (tests only).
     var faults: FaultInjector?
+    /// How many times ``hasMoved()`` asked SQLite (tests).
+    private(set) var fullMoveChecks = 0
   #endif
 
   /// Opens a connection with SQLite's defensive settings: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
@@ -114,6 +123,8 @@ final class Database {
     control.removeAll()
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
+    moveWatch?.cancel()
+    moveWatch = nil
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.
@@ -362,9 +373,25 @@ final class Database {
 
   /// Whether the database file was deleted or renamed (its path no longer leads to the file this
   /// connection has open) since it was opened. The corresponding C call is `sqlite3_file_control`
-  /// with `SQLITE_FCNTL_HAS_MOVED`; a failing call answers `false`.
+  /// with `SQLITE_FCNTL_HAS_MOVED` (a `stat` of the path); a failing call answers `false`.
+  ///
+  /// Where the file is watched (``FileWatch``, Linux), that call is skipped while the watch saw
+  /// nothing happen to the file and the last one was less than a second ago.
   func hasMoved() -> Bool {
     guard let handle else { return false }
+    let now = ContinuousClock.now
+    if let moveWatch, !moveWatch.takeEvents(), now < fullMoveCheckDue { return false }
+    if !moveWatchStarted {
+      // Watched from before the first full check, so that nothing between the two is missed.
+      moveWatchStarted = true
+      if let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 {
+        moveWatch = FileWatch.shared?.register(name)
+      }
+    }
+    fullMoveCheckDue = now.advanced(by: .seconds(1))
+    #if DEBUG
+      fullMoveChecks += 1
+    #endif
     var moved: Int32 = 0
     let code = call(.fileControl, sql: nil) {
       sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)

@@ -34,6 +34,10 @@ final class LatestSnapshotCache {
     let snapshot: SceneSnapshot
 
     init(_ snapshot: SceneSnapshot) { self.snapshot = snapshot }
+
+    /// Whether `other` encodes to this snapshot's document but for its save time
+    /// (``/Waypoint/SceneSnapshot/encodesLike(_:)``), compared where this one is stored.
+    func isEncoded(like other: SceneSnapshot) -> Bool { other.encodesLike(snapshot) }
   }
 
   /// A scene id, told apart from others by its UTF-8 bytes (``SceneID``), where Swift's `String`

@@ -74,7 +74,7 @@ extension SnapshotStore {
       guard let latest = cache[key], let saved = latest.saved else { return nil }
       if let expected, latest.id != expected { return .some(nil) }
       guard !latest.quarantined else { return nil }
-      guard snapshot.encodesLike(saved.snapshot) else {
+      guard saved.isEncoded(like: snapshot) else {
         differs = latest.id
         return nil
       }
