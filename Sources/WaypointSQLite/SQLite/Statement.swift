@@ -36,6 +36,19 @@ final class Statement {
     }
   }
 
+  /// Binds `bytes` as a blob to the parameter at `index` without SQLite copying them
+  /// (`SQLITE_STATIC`): the caller keeps them alive and unchanged until the statement is reset
+  /// (``reset()`` clears the binding).
+  func bind(borrowing bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+    let code = database.call(.bind, sql: sql) {
+      // A zero-length blob must still bind as a blob, not NULL.
+      sqlite3_bind_blob64(
+        handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
+        nil)
+    }
+    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+  }
+
   /// Binds one value to the parameter at `index` (the first is 1).
   func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
     let code = database.call(.bind, sql: sql) {

@@ -135,6 +135,14 @@ final class LatestSnapshotCache {
     entries[scene] = nil
   }
 
+  /// Runs `body` on a scene's entry in place (`nil` when there is none; setting `nil` forgets
+  /// it): the key is hashed once for the lookup and the update.
+  func update<T>(_ scene: Key, _ body: (inout Entry?) throws(SQLiteError) -> T)
+    throws(SQLiteError) -> T
+  {
+    try body(&entries[scene])
+  }
+
   subscript(scene: Key) -> Entry? {
     get { entries[scene] }
     set { entries[scene] = newValue }

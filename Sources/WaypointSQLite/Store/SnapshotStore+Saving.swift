@@ -100,24 +100,22 @@ extension SnapshotStore {
         return .answered(decided)
       },
       { db, cache throws(SQLiteError) -> SaveResult? in
-        var latest = cache[key]
-        if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
-        if let decided = answer(latest) {
-          cache[key] = latest
-          return decided
+        // The scene's entry, updated where the cache holds it.
+        try cache.update(key) { latest throws(SQLiteError) -> SaveResult? in
+          if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
+          if let decided = answer(latest) { return decided }
+          let id = try Self.insert(document, metadata: snapshot.metadata, scene: scene, db)
+          var count = (latest?.count ?? 0) + 1
+          // Trimmed only past the slack, then back to the retention: a DELETE on every save
+          // rewrote an old page, the index and the freelist each time.
+          if trimsHistory && count - retention > slack {
+            count -= try Self.trim(scene, to: retention, db)
+          }
+          latest = LatestSnapshotCache.Entry(
+            id: id, document: document, quarantined: false, count: count,
+            saved: LatestSnapshotCache.Saved(snapshot))
+          return SaveResult(snapshotID: id, wrote: true)
         }
-        let id = try Self.insert(document, metadata: snapshot.metadata, scene: scene, db)
-        var count = (latest?.count ?? 0) + 1
-        // Trimmed only past the slack, then back to the retention: a DELETE on every save
-        // rewrote an old page, the index and the freelist each time.
-        if trimsHistory && count - retention > slack {
-          count -= try Self.trim(scene, to: retention, db)
-        }
-        latest = LatestSnapshotCache.Entry(
-          id: id, document: document, quarantined: false, count: count,
-          saved: LatestSnapshotCache.Saved(snapshot))
-        cache[key] = latest
-        return SaveResult(snapshotID: id, wrote: true)
       })
   }
 
@@ -185,9 +183,20 @@ extension SnapshotStore {
         INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
         VALUES (?, ?, ?, ?, ?, ?)
         """)
-    defer { statement.reset() }
-    try bindRow(document, metadata: metadata, scene: scene, to: statement, at: 1)
-    _ = try statement.step()
+    // The document is bound where it is, not copied by SQLite, and the statement reset (which
+    // clears the binding) before the closure that lends its bytes returns.
+    let stepped = document.withUnsafeBytes { bytes -> SQLiteError? in
+      defer { statement.reset() }
+      do throws(SQLiteError) {
+        try bindColumns(metadata: metadata, scene: scene, to: statement, at: 1)
+        try statement.bind(borrowing: bytes, at: 6)
+        _ = try statement.step()
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let stepped { throw stepped }
     return db.lastInsertedRowID
   }
 
@@ -197,12 +206,20 @@ extension SnapshotStore {
     _ document: Data, metadata: SnapshotMetadata, scene: String, to statement: Statement,
     at first: Int32
   ) throws(SQLiteError) {
+    try bindColumns(metadata: metadata, scene: scene, to: statement, at: first)
+    try statement.bind(.blob(document), at: first + 5)
+  }
+
+  /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build` from parameter
+  /// `first` on: ``bindRow(_:metadata:scene:to:at:)`` without the document.
+  private static func bindColumns(
+    metadata: SnapshotMetadata, scene: String, to statement: Statement, at first: Int32
+  ) throws(SQLiteError) {
     try statement.bind(.text(scene), at: first)
     try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: first + 1)
     try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: first + 2)
     try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: first + 3)
     try statement.bind(.text(metadata.appBuild), at: first + 4)
-    try statement.bind(.blob(document), at: first + 5)
   }
 
   /// Trims the scene's history to its `retention` newest unquarantined snapshots (quarantined ones
