@@ -100,7 +100,7 @@ struct LatestSnapshotStreamTests {
       switch latest {
       case .summarized(let scene, let id, let summary):
         #expect(summary.id == id)
-        seen.append((Array(scene.utf8), id, summary.document))
+        seen.append((Array(scene.bytes), id, summary.document))
       case .stored(let stored):
         #expect(stored.info.id % 3 == 0)
         seen.append((Array(stored.info.scene.utf8), stored.info.id, stored.document.data))
@@ -186,7 +186,7 @@ struct LatestSnapshotStreamTests {
         switch item {
         case .summarized(let scene, let id, let summary):
           #expect(summary == id)
-          seen.append((scene, id))
+          seen.append((scene.string, id))
         case .stored(let stored):
           seen.append((stored.info.scene, stored.info.id))
         }
@@ -231,7 +231,7 @@ struct LatestSnapshotStreamTests {
         switch item {
         case .summarized(let scene, let id, let summary):
           #expect(summary == id, sourceLocation: sourceLocation)
-          seen.append((scene, id))
+          seen.append((scene.string, id))
         case .stored(let stored):
           seen.append((stored.info.scene, stored.info.id))
         }
@@ -442,6 +442,67 @@ struct LatestSnapshotStreamTests {
       }
       #expect(seen == ids, "judges \(judges)")
       #expect(judgedIDs.value.sorted() == ids, "judges \(judges)")
+    }
+  }
+}
+
+/// The order of a batch's latest ids: by id, each with its place in scene order.
+@Suite("Snapshot store: the latest ids' order")
+struct LatestIDOrderTests {
+  /// A reproducible stream of numbers (SplitMix64).
+  struct Numbers: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var value = state
+      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+      return value ^ (value >> 31)
+    }
+  }
+
+  @Test(
+    "by id, each with its place, for any number of ids spread near or far (packed and radix sorted, or not)",
+    arguments: [1, 2, 3, 255, 256, 257, 1_000, 5_000, 70_000])
+  func order(count: Int) {
+    var numbers = Numbers(state: UInt64(count))
+    for spread: Int64 in [Int64(count), 3 * Int64(count), 1 << 40, .max] {
+      for base: Int64 in [1, -(1 << 62), .min] {
+        // Distinct ids in a random scene order.
+        var ids = Set<Int64>()
+        while ids.count < count {
+          ids.insert(base &+ Int64.random(in: 0...spread, using: &numbers))
+        }
+        let sceneOrder = Array(ids).shuffled(using: &numbers)
+        let order = LatestIDOrder(sceneOrder: sceneOrder)
+        let sorted = sceneOrder.sorted()
+        #expect((0..<count).map { order.id(at: $0) } == sorted, "spread \(spread), base \(base)")
+        #expect(
+          (0..<count).allSatisfy { sceneOrder[order.position(at: $0)] == order.id(at: $0) },
+          "spread \(spread), base \(base)")
+      }
+    }
+  }
+
+  @Test(
+    "the radix sort sorts as a comparison sort does, repeated values included",
+    arguments: [1, 11, 12, 22, 40, 63])
+  func radixSort(bits: Int) {
+    var numbers = Numbers(state: UInt64(bits))
+    for count in [0, 1, 200, 257, 3_000, 40_000] {
+      let highest = Int64.max >> (63 - bits)
+      var values: [Int64] = []
+      for index in 0..<count {
+        // Some values repeated.
+        if index % 5 == 0, index > 0 {
+          values.append(Int64(index / 2) & highest)
+        } else {
+          values.append(Int64.random(in: 0...highest, using: &numbers))
+        }
+      }
+      var sorted = values
+      LatestIDOrder.sort(&sorted, bits: bits)
+      #expect(sorted == values.sorted(), "count \(count)")
     }
   }
 }

@@ -68,11 +68,28 @@ extension SnapshotStore {
 
 /// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``
 /// passes it: the summary a judge made of it, or the snapshot itself when there is none.
+@usableFromInline
 package enum LatestSnapshot<Summary> {
-  /// The scene, its latest snapshot's id and the summary made of that snapshot.
-  case summarized(scene: String, id: Int64, Summary)
+  /// The scene, its latest snapshot's id and the summary made of that snapshot. The scene id's
+  /// bytes are valid only during the call that gets them.
+  case summarized(scene: SceneIDBytes, id: Int64, Summary)
   /// The latest snapshot, for which no summary was made.
   case stored(StoredSnapshot)
+}
+
+/// A scene id as the index read gave it: its bytes (the text of what is stored, as SQLite converts
+/// it), valid only during the call that gets them, so that a tool writing a line a scene makes no
+/// `String` of the usual id.
+@usableFromInline
+package struct SceneIDBytes {
+  /// The bytes, valid only during the call that gets them.
+  package let bytes: UnsafeRawBufferPointer
+
+  /// The bytes as a `String`, invalid UTF-8 repaired (as ``StoredSnapshot``'s scene id is read).
+  package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  @usableFromInline
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 }
 
 extension SnapshotStore {
@@ -93,7 +110,11 @@ extension SnapshotStore {
   /// each; a longer document is judged on the calling thread). `body` returns `false` to stop
   /// early; neither it nor a judge may call the store.
   ///
+  /// Inlined into the caller, so that the calls a scene are made for its summary type (the stream
+  /// itself is ``forEachLatestSnapshot(batchSize:judges:judging:starting:summarized:stored:)``).
+  ///
   /// - Throws: ``StoreError`` when the store cannot be read.
+  @inlinable
   package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
     judges: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -102,6 +123,42 @@ extension SnapshotStore {
         _ id: Int64, _ document: UnsafeRawBufferPointer
       ) -> Summary?,
     _ body: (LatestSnapshot<Summary>) -> Bool
+  ) throws(StoreError) {
+    let summaries = LatestSummaries<Summary>()
+    try forEachLatestSnapshot(
+      batchSize: batchSize, judges: judges,
+      judging: {
+        let judge = makeJudge()
+        return { place, id, document in summaries.set(judge(id, document), at: place) }
+      },
+      starting: { summaries.start(count: $0) },
+      summarized: { place, scene, id in
+        guard let summary = summaries[place] else { return nil }
+        return body(.summarized(scene: scene, id: id, summary))
+      },
+      stored: { body(.stored($0)) })
+  }
+
+  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:judging:_:)``, without a summary
+  /// type: each batch of `count` scenes starts with `starting(count)`; a judge (made by
+  /// `makeJudge` on its thread) gets each judged document with its scene's place in the batch
+  /// (0 to `count - 1`, in scene order) and keeps what it makes of it at that place; then
+  /// `summarized` gets each scene of the batch in order, with its place, and answers `nil` when
+  /// nothing was made at that place (the scene then goes to `stored`, read again), or whether to
+  /// go on.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  @usableFromInline
+  func forEachLatestSnapshot(
+    batchSize: Int,
+    judges: Int,
+    judging makeJudge:
+      @escaping @Sendable () -> (
+        _ place: Int, _ id: Int64, _ document: UnsafeRawBufferPointer
+      ) -> Void,
+    starting: (_ count: Int) -> Void,
+    summarized: (_ place: Int, _ scene: SceneIDBytes, _ id: Int64) -> Bool?,
+    stored: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
     let limit = configuration.limits.maxDocumentBytes
     // At most 2^30 scenes a batch: a place in a batch fits 32 bits.
@@ -139,10 +196,10 @@ extension SnapshotStore {
         }
         guard !latest.isEmpty else { return }
         let count = latest.count
-        let order = LatestIDOrder(sceneOrder: latest)
-        latest = []
+        let order = LatestIDOrder(sceneOrder: consume latest)
+        starting(count)
         // Their documents, in the table's order, judged on the judges' threads.
-        let pool = JudgePool(scenes: count, judges: judges, makeJudge)
+        let pool = JudgePool(judges: judges, makeJudge)
         do {
           defer { pool.finish() }
           var next = 0
@@ -177,18 +234,14 @@ extension SnapshotStore {
         var stopped = false
         try scenes.next(limit: count) { scene, id throws(SQLiteError) in
           defer { position += 1 }
-          let item: LatestSnapshot<Summary>
-          if position < count, let summary = pool.summary(at: position) {
-            item = .summarized(scene: String(decoding: scene, as: UTF8.self), id: id, summary)
-          } else if let stored = try db.scalar(
+          if position < count, let goOn = summarized(position, SceneIDBytes(scene), id) {
+            stopped = !goOn
+          } else if let item = try db.scalar(
             one, [.integer(Int64(limit)), .integer(id)],
             { row in Self.storedSnapshot(&row, limit: limit) })
           {
-            item = .stored(stored)
-          } else {
-            return true
+            stopped = !stored(item)
           }
-          stopped = !body(item)
           return !stopped
         }
         guard !stopped, count == batch else { return }
@@ -339,17 +392,19 @@ struct LatestIDOrder {
   private let shift: Int
 
   /// The order of `ids`, given in scene order (at most 2^32 of them).
-  init(sceneOrder ids: [Int64]) {
+  init(sceneOrder ids: consuming [Int64]) {
     let count = ids.count
     shift = count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
     base = ids.min() ?? 0
     let (spread, overflow) = (ids.max() ?? 0).subtractingReportingOverflow(base)
     if !overflow, shift < 63, spread >> (63 - shift) == 0 {
-      var packed = ids
+      // The caller's array, packed in place (no copy of it).
+      var packed = consume ids
       for place in packed.indices {
         packed[place] = (packed[place] &- base) << shift | Int64(place)
       }
-      packed.sort()
+      let highest = spread << shift | (Int64(1) << shift - 1)
+      Self.sort(&packed, bits: Int64.bitWidth - highest.leadingZeroBitCount)
       values = packed
       order = nil
     } else {
@@ -357,6 +412,46 @@ struct LatestIDOrder {
       order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted {
         ids[Int($0)] < ids[Int($1)]
       }
+    }
+  }
+
+  /// Sorts `values`, none negative and all below 2^`bits`: by their digits of 11 bits, the lowest
+  /// first (a radix sort: a few passes over the values instead of a comparison sort's log n, which
+  /// at a million scenes is most of the time before the first document is read); few values by a
+  /// comparison sort.
+  static func sort(_ values: inout [Int64], bits: Int) {
+    guard values.count > 256 else {
+      values.sort()
+      return
+    }
+    let digit = 11
+    let mask = Int64(1 << digit - 1)
+    var scratch = [Int64](repeating: 0, count: values.count)
+    var counts = [Int](repeating: 0, count: 1 << digit)
+    var shift: Int64 = 0
+    while shift < Int64(bits) {
+      values.withUnsafeBufferPointer { source in
+        scratch.withUnsafeMutableBufferPointer { target in
+          counts.withUnsafeMutableBufferPointer { counts in
+            counts.update(repeating: 0)
+            for value in source { counts[Int((value &>> shift) & mask)] += 1 }
+            // Each digit's first place in the target.
+            var total = 0
+            for bucket in counts.indices {
+              let count = counts[bucket]
+              counts[bucket] = total
+              total += count
+            }
+            for value in source {
+              let bucket = Int((value &>> shift) & mask)
+              target[counts[bucket]] = value
+              counts[bucket] += 1
+            }
+          }
+        }
+      }
+      swap(&values, &scratch)
+      shift += Int64(digit)
     }
   }
 
@@ -373,9 +468,47 @@ struct LatestIDOrder {
   }
 }
 
+/// The summaries of a batch's scenes by place in scene order, for
+/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``: each place written once, by
+/// one judge's thread, and read on the calling thread once the judges are done (the pool's lock
+/// orders the two).
+@usableFromInline
+final class LatestSummaries<Summary>: @unchecked Sendable {
+  @usableFromInline
+  var storage = UnsafeMutableBufferPointer<Summary?>(start: nil, count: 0)
+
+  @inlinable
+  init() {}
+
+  deinit { free() }
+
+  /// Frees the summaries.
+  @inlinable
+  func free() {
+    storage.deinitialize()
+    storage.deallocate()
+    storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+  }
+
+  /// Starts a batch of `count` places, none summarized.
+  @inlinable
+  func start(count: Int) {
+    free()
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: nil)
+  }
+
+  /// The summary at `place` (less than the batch's count).
+  @inlinable
+  subscript(place: Int) -> Summary? { storage[place] }
+
+  /// Keeps `summary` at `place` (less than the batch's count).
+  @inlinable
+  func set(_ summary: Summary?, at place: Int) { storage[place] = summary }
+}
+
 /// A document copied into a ``JudgePool``'s buffer: its scene's place, its id and where its bytes
-/// are in the buffer (a type of its own, not a tuple: the generic pool would look the tuple's
-/// metadata up at each use).
+/// are in the buffer.
 private struct JudgedDocument {
   var position: Int
   var id: Int64
@@ -385,16 +518,25 @@ private struct JudgedDocument {
 
 /// Documents judged on other threads while the table is read: the reading thread copies each
 /// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
-/// back; each judge writes its summary at the scene's place in the pool's storage.
-private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
-  /// Documents copied for a judge, each with its scene's place and its id.
-  final class Batch {
-    var bytes: [UInt8] = []
-    var entries: [JudgedDocument] = []
+/// back; each judge keeps what it makes of a document at the scene's place (the caller's storage).
+/// Not generic, so that the reading thread's calls a row look no type up.
+private final class JudgePool: @unchecked Sendable {
+  /// A judge: a document's scene's place, its id and its bytes.
+  typealias Judge = (Int, Int64, UnsafeRawBufferPointer) -> Void
 
-    init() {
-      bytes.reserveCapacity(JudgePool.capacity)
-      entries.reserveCapacity(JudgePool.maxEntries)
+  /// Documents copied for a judge, each with its scene's place and its id, in memory of its own (no
+  /// array's uniqueness and exclusivity checks a document).
+  final class Batch {
+    let bytes = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: JudgePool.capacity, alignment: 16)
+    var used = 0
+    let entries = UnsafeMutableBufferPointer<JudgedDocument>.allocate(
+      capacity: JudgePool.maxEntries)
+    var count = 0
+
+    deinit {
+      bytes.deallocate()
+      entries.deallocate()
     }
   }
 
@@ -409,17 +551,10 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   private var finished = false
   private var running = 0
   private var current = Batch()
-  /// The summaries, by place in scene order; read only after ``finish()``, freed with the pool.
-  private let storage: UnsafeMutableBufferPointer<Summary?>
   /// The reading thread's judge, for documents longer than a buffer.
-  private let local: (Int64, UnsafeRawBufferPointer) -> Summary?
+  private let local: Judge
 
-  init(
-    scenes: Int, judges: Int,
-    _ makeJudge: @escaping @Sendable () -> (Int64, UnsafeRawBufferPointer) -> Summary?
-  ) {
-    storage = .allocate(capacity: scenes)
-    storage.initialize(repeating: nil)
+  init(judges: Int, _ makeJudge: @escaping @Sendable () -> Judge) {
     local = makeJudge()
     free = (0..<(4 * judges)).map { _ in Batch() }
     running = judges
@@ -432,28 +567,26 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
     }
   }
 
-  deinit {
-    storage.deinitialize()
-    storage.deallocate()
-  }
-
-  /// The summary made of the scene at `position`, once ``finish()`` returned.
-  func summary(at position: Int) -> Summary? { storage[position] }
-
-  /// Has the document judged (a copy of it), its summary put at `position`.
+  /// Has the document judged (a copy of it), what is made of it kept at `position`.
   func judge(position: Int, id: Int64, document: UnsafeRawBufferPointer) {
-    guard document.count <= Self.capacity else {
-      storage[position] = local(id, document)
+    let length = document.count
+    guard length <= Self.capacity else {
+      local(position, id, document)
       return
     }
-    if current.bytes.count + document.count > Self.capacity
-      || current.entries.count == Self.maxEntries
-    {
+    var batch = current
+    if batch.used + length > Self.capacity || batch.count == Self.maxEntries {
       submit()
+      batch = current
     }
-    current.entries.append(
-      JudgedDocument(position: position, id: id, start: current.bytes.count, count: document.count))
-    current.bytes.append(contentsOf: document)
+    let start = batch.used
+    if let source = document.baseAddress, let target = batch.bytes.baseAddress, length > 0 {
+      (target + start).copyMemory(from: source, byteCount: length)
+    }
+    batch.entries[batch.count] = JudgedDocument(
+      position: position, id: id, start: start, count: length)
+    batch.count += 1
+    batch.used = start + length
   }
 
   /// Hands the current buffer to the judges and takes an empty one, waiting for one if need be.
@@ -469,7 +602,7 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   /// Hands the last buffer to the judges and waits until they are all done.
   func finish() {
     condition.lock()
-    if !current.entries.isEmpty {
+    if current.count > 0 {
       full.append(current)
       current = Batch()
     }
@@ -480,7 +613,7 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   }
 
   /// A judge's thread: judges full buffers until there are no more.
-  private func work(_ judge: (Int64, UnsafeRawBufferPointer) -> Summary?) {
+  private func work(_ judge: Judge) {
     while true {
       condition.lock()
       while full.isEmpty, !finished { condition.wait() }
@@ -491,15 +624,14 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
         return
       }
       condition.unlock()
-      batch.bytes.withUnsafeBytes { bytes in
-        for entry in batch.entries {
-          storage[entry.position] = judge(
-            entry.id,
-            UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
-        }
+      let bytes = UnsafeRawBufferPointer(batch.bytes)
+      for entry in batch.entries[..<batch.count] {
+        judge(
+          entry.position, entry.id,
+          UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
       }
-      batch.bytes.removeAll(keepingCapacity: true)
-      batch.entries.removeAll(keepingCapacity: true)
+      batch.used = 0
+      batch.count = 0
       condition.lock()
       free.append(batch)
       condition.broadcast()
