@@ -165,7 +165,7 @@ enum ValidateCommand: WaypointCommand {
         magnitude /= 10
         count += 1
       } while magnitude > 0
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+      bytes.appendBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
     }
   }
 
