@@ -35,7 +35,9 @@ enum ValidateCommand: WaypointCommand {
     defer { progress.finish() }
     // One scene a line, written as it is judged.
     var json = JSONStream(.compact)
-    if context.json {
+    // Looked up once: an option's lookup a scene was a dictionary lookup of its name.
+    let asJSON = context.json
+    if asJSON {
       json.beginObject()
       json.member("store", store.path)
       json.member("manifest", manifestName)
@@ -77,7 +79,7 @@ enum ValidateCommand: WaypointCommand {
           // The usual scene, counted and written from its id's bytes: no prediction, no `String`.
           summary.addUsual()
           progress.update(summary.scenes)
-          if context.json {
+          if asJSON {
             object.removeAll(keepingCapacity: true)
             Self.appendUsualObject(scene: scene.bytes, snapshot: id, kept: Int(kept), to: &object)
             json.raw(object)
@@ -91,7 +93,7 @@ enum ValidateCommand: WaypointCommand {
             stored, manifest: manifest, policy: policy, limits: limits)
           summary.add(prediction)
           progress.update(summary.scenes)
-          if context.json {
+          if asJSON {
             prediction.write(to: &json)
             json.lineBreak()
             json.take(appendingTo: &pending)
@@ -107,7 +109,7 @@ enum ValidateCommand: WaypointCommand {
       }
     }
     flush(unlessBelow: 0)
-    if context.json {
+    if asJSON {
       json.endArray()
       json.member("summary", summary)
       json.endObject()
