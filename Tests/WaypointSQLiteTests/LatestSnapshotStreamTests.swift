@@ -361,6 +361,55 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "scenes read ahead on another thread in chunks of 1,024: stopping anywhere, with snapshots read again between, gives the whole read's first scenes"
+  )
+  func readAheadStops() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["a"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT printf('scene-%05d-%s', (i * 7919) % 3000, substr('xxxxxxxxxxxxxxxxxxxx', 1, i % 20)),
+          0, 1, 1, CAST('{}' AS BLOB)
+        FROM n;
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var whole: [(scene: String, id: Int64)] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append((stored.info.scene, stored.info.id))
+      return true
+    }
+    #expect(whole.count == 3001)
+    for batchSize in [1_000, 1 << 20] {
+      for stop in [1, 1_023, 1_024, 1_025, 2_048, 2_500, 3_001, 4_000] {
+        var seen: [(scene: String, id: Int64)] = []
+        // Every third id without a summary: read again while the index is read ahead.
+        try store.forEachLatestSnapshot(batchSize: batchSize, judges: 2) {
+          { id, _ in id % 3 == 0 ? nil : id }
+        } _: { item in
+          switch item {
+          case .summarized(let scene, let id, let summary):
+            #expect(summary == id)
+            seen.append((scene.string, id))
+          case .stored(let stored):
+            #expect(stored.info.id % 3 == 0)
+            seen.append((stored.info.scene, stored.info.id))
+          }
+          return seen.count < stop
+        }
+        let expected = whole.prefix(stop)
+        #expect(seen.count == expected.count, "batch size \(batchSize), stop \(stop)")
+        #expect(
+          seen.map(\.scene) == expected.map(\.scene), "batch size \(batchSize), stop \(stop)")
+        #expect(seen.map(\.id) == expected.map(\.id), "batch size \(batchSize), stop \(stop)")
+      }
+    }
+  }
+
+  @Test(
     "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
   func farApartIDs() throws {
     let path = directory.path()

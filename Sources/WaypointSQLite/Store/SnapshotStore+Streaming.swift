@@ -182,7 +182,7 @@ extension SnapshotStore {
       // groups other values its own way.
       let plain = try Self.sceneIDsAreText(db)
       var ids = try LatestSceneCursor(db, plain: plain, second: false)
-      var scenes = try LatestSceneCursor(db, plain: plain, second: true)
+      let scenes = SceneReadAhead(try LatestSceneCursor(db, plain: plain, second: true))
       defer {
         ids.close()
         scenes.close()
@@ -229,17 +229,19 @@ extension SnapshotStore {
             return .continue
           }
         }
-        // The scenes in order.
+        // The scenes in order: the index read on another thread while the scenes already read
+        // go to `summarized` (on a big store, about half of this pass each).
         var position = 0
         var stopped = false
-        try scenes.next(limit: count) { scene, id throws(SQLiteError) in
+        try scenes.read(count: count) { scene, id throws(SQLiteError) in
           defer { position += 1 }
           if position < count, let goOn = summarized(position, SceneIDBytes(scene), id) {
             stopped = !goOn
-          } else if let item = try db.scalar(
-            one, [.integer(Int64(limit)), .integer(id)],
-            { row in Self.storedSnapshot(&row, limit: limit) })
-          {
+          } else if let item = try scenes.holdingConnection({ () throws(SQLiteError) in
+            try db.scalar(
+              one, [.integer(Int64(limit)), .integer(id)],
+              { row in Self.storedSnapshot(&row, limit: limit) })
+          }) {
             stopped = !stored(item)
           }
           return !stopped
@@ -378,6 +380,177 @@ private struct LatestSceneCursor {
       scene.set(bytes)
       latest = id
       pending = true
+    }
+  }
+}
+
+/// The second read of the index (the scenes in order), stepped on a thread of its own while the
+/// calling thread hands the scenes already read on: the scene ids' bytes and their latest ids go
+/// over in chunks of at most 1,024 scenes, three chunks in all. The connection is used by one
+/// thread at a time: the reading thread holds a lock while it steps, and the calling thread takes
+/// it to read anything else (``holdingConnection(_:)``).
+private final class SceneReadAhead: @unchecked Sendable {
+  /// Scenes read: their ids' bytes one after the other, each with its start, length and latest
+  /// snapshot id.
+  final class Chunk {
+    var bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    var used = 0
+    var entries: [Entry] = []
+    /// Why the read stopped, when it failed.
+    var error: SQLiteError?
+    /// Whether the read ends with this chunk.
+    var last = false
+
+    struct Entry {
+      var start: Int
+      var count: Int
+      var id: Int64
+    }
+
+    init() { entries.reserveCapacity(SceneReadAhead.maxEntries) }
+
+    deinit { bytes.deallocate() }
+
+    /// Forgets the scenes kept, ready to be filled again.
+    func empty() {
+      used = 0
+      entries.removeAll(keepingCapacity: true)
+      error = nil
+      last = false
+    }
+
+    /// Keeps a scene, the buffer grown if need be.
+    func append(_ scene: UnsafeRawBufferPointer, id: Int64) {
+      if used + scene.count > bytes.count {
+        let grown = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: max(2 * bytes.count, used + scene.count), alignment: 1)
+        if let source = bytes.baseAddress, let target = grown.baseAddress, used > 0 {
+          target.copyMemory(from: source, byteCount: used)
+        }
+        bytes.deallocate()
+        bytes = grown
+      }
+      if let source = scene.baseAddress, let target = bytes.baseAddress, scene.count > 0 {
+        (target + used).copyMemory(from: source, byteCount: scene.count)
+      }
+      entries.append(Entry(start: used, count: scene.count, id: id))
+      used += scene.count
+    }
+  }
+
+  static var maxEntries: Int { 1024 }
+
+  /// The cursor, used on the reading thread during ``read(count:_:)``, else on the calling one.
+  private var cursor: LatestSceneCursor
+  /// Held by whichever thread uses the connection.
+  private let connection = NSLock()
+  private let condition = NSCondition()
+  private var free: [Chunk] = []
+  /// Chunks read and not handed on yet, oldest first.
+  private var ready: [Chunk] = []
+  private var stopping = false
+  private var reading = false
+
+  init(_ cursor: LatestSceneCursor) {
+    self.cursor = cursor
+    free = [Chunk(), Chunk(), Chunk()]
+  }
+
+  /// Resets the cursor's statement.
+  func close() { cursor.close() }
+
+  /// Runs `body` holding the connection: the reading thread does not step meanwhile.
+  func holdingConnection<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    connection.lock()
+    defer { connection.unlock() }
+    return try body()
+  }
+
+  /// Passes the next `count` scenes (fewer when the index ends), each with its latest snapshot's
+  /// id, to `visit` (the scene id's bytes valid during the call), until it returns `false`; the
+  /// cursor then stands after the last scene read, as ``LatestSceneCursor/next(limit:_:)`` leaves
+  /// it (read ahead of `visit` by at most the scenes `visit` did not get).
+  func read(
+    count: Int, _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) {
+    condition.lock()
+    stopping = false
+    reading = true
+    condition.unlock()
+    let thread = Thread { [self] in readAhead(count: count) }
+    thread.start()
+    // The reading thread stopped and gone before the cursor is used again.
+    defer {
+      condition.lock()
+      stopping = true
+      condition.broadcast()
+      while reading { condition.wait() }
+      for chunk in ready { chunk.empty() }
+      free += ready
+      ready = []
+      condition.unlock()
+    }
+    while true {
+      condition.lock()
+      while ready.isEmpty { condition.wait() }
+      let chunk = ready.removeFirst()
+      condition.unlock()
+      defer {
+        chunk.empty()
+        condition.lock()
+        free.append(chunk)
+        condition.broadcast()
+        condition.unlock()
+      }
+      let bytes = UnsafeRawBufferPointer(chunk.bytes)
+      for entry in chunk.entries {
+        let scene = UnsafeRawBufferPointer(
+          rebasing: bytes[entry.start..<(entry.start + entry.count)])
+        guard try visit(scene, entry.id) else { return }
+      }
+      if let error = chunk.error { throw error }
+      if chunk.last { return }
+    }
+  }
+
+  /// The reading thread: fills chunks until `count` scenes are read, the index ends, a step fails
+  /// or the calling thread stops.
+  private func readAhead(count: Int) {
+    var left = count
+    while true {
+      condition.lock()
+      while free.isEmpty, !stopping { condition.wait() }
+      guard !stopping else {
+        reading = false
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      let chunk = free.removeLast()
+      condition.unlock()
+      let wanted = min(left, Self.maxEntries)
+      connection.lock()
+      do {
+        try cursor.next(limit: wanted) { scene, id in
+          chunk.append(scene, id: id)
+          return true
+        }
+      } catch {
+        chunk.error = error
+      }
+      connection.unlock()
+      left -= chunk.entries.count
+      // Fewer than asked for: the index ended.
+      chunk.last = left <= 0 || chunk.error != nil || chunk.entries.count < wanted
+      condition.lock()
+      ready.append(chunk)
+      condition.broadcast()
+      if chunk.last {
+        reading = false
+        condition.unlock()
+        return
+      }
+      condition.unlock()
     }
   }
 }
