@@ -105,10 +105,11 @@ extension SnapshotStore {
   /// within the size limit) goes to a judge, which makes a summary of it, or `nil`. The judges run
   /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
   /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
-  /// there is none, as the snapshot read again. Memory: 12 bytes a scene of a batch (16 while
-  /// its ids are sorted), and the documents waiting for a judge (4 × `judges` buffers of 64 KiB
-  /// and at most 2,048 documents each; a longer document is judged on the calling thread). `body`
-  /// returns `false` to stop early; neither it nor a judge may call the store.
+  /// there is none, as the snapshot read again, while another thread reads the index ahead.
+  /// Memory: 12 bytes a scene of a batch (16 while its ids are sorted), the documents waiting for
+  /// a judge (4 × `judges` buffers of 64 KiB and at most 2,048 documents each; a longer document
+  /// is judged on the calling thread) and the scenes read ahead (3 chunks of at most 1,024).
+  /// `body` returns `false` to stop early; neither it nor a judge may call the store.
   ///
   /// Inlined into the caller, so that the calls a scene are made for its summary type (the stream
   /// itself is ``forEachLatestSnapshot(batchSize:judges:judging:starting:summarized:stored:)``).
