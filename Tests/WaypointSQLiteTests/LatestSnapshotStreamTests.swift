@@ -100,7 +100,7 @@ struct LatestSnapshotStreamTests {
       switch latest {
       case .summarized(let scene, let id, let summary):
         #expect(summary.id == id)
-        seen.append((Array(scene.utf8), id, summary.document))
+        seen.append((Array(scene.bytes), id, summary.document))
       case .stored(let stored):
         #expect(stored.info.id % 3 == 0)
         seen.append((Array(stored.info.scene.utf8), stored.info.id, stored.document.data))
@@ -186,7 +186,7 @@ struct LatestSnapshotStreamTests {
         switch item {
         case .summarized(let scene, let id, let summary):
           #expect(summary == id)
-          seen.append((scene, id))
+          seen.append((scene.string, id))
         case .stored(let stored):
           seen.append((stored.info.scene, stored.info.id))
         }
@@ -231,7 +231,7 @@ struct LatestSnapshotStreamTests {
         switch item {
         case .summarized(let scene, let id, let summary):
           #expect(summary == id, sourceLocation: sourceLocation)
-          seen.append((scene, id))
+          seen.append((scene.string, id))
         case .stored(let stored):
           seen.append((stored.info.scene, stored.info.id))
         }
@@ -361,6 +361,55 @@ struct LatestSnapshotStreamTests {
   }
 
   @Test(
+    "scenes read ahead on another thread in chunks of 1,024: stopping anywhere, with snapshots read again between, gives the whole read's first scenes"
+  )
+  func readAheadStops() throws {
+    let path = directory.path()
+    _ = try closedStore(path, scenes: ["a"])
+    #expect(
+      rawExecute(
+        path,
+        """
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, document)
+        SELECT printf('scene-%05d-%s', (i * 7919) % 3000, substr('xxxxxxxxxxxxxxxxxxxx', 1, i % 20)),
+          0, 1, 1, CAST('{}' AS BLOB)
+        FROM n;
+        """) == SQLITE_OK)
+    let store = try SnapshotStore(path: path, configuration: StoreConfiguration(retention: 10))
+    var whole: [(scene: String, id: Int64)] = []
+    try store.forEachLatestSnapshot { stored in
+      whole.append((stored.info.scene, stored.info.id))
+      return true
+    }
+    #expect(whole.count == 3001)
+    for batchSize in [1_000, 1 << 20] {
+      for stop in [1, 1_023, 1_024, 1_025, 2_048, 2_500, 3_001, 4_000] {
+        var seen: [(scene: String, id: Int64)] = []
+        // Every third id without a summary: read again while the index is read ahead.
+        try store.forEachLatestSnapshot(batchSize: batchSize, judges: 2) {
+          { id, _ in id % 3 == 0 ? nil : id }
+        } _: { item in
+          switch item {
+          case .summarized(let scene, let id, let summary):
+            #expect(summary == id)
+            seen.append((scene.string, id))
+          case .stored(let stored):
+            #expect(stored.info.id % 3 == 0)
+            seen.append((stored.info.scene, stored.info.id))
+          }
+          return seen.count < stop
+        }
+        let expected = whole.prefix(stop)
+        #expect(seen.count == expected.count, "batch size \(batchSize), stop \(stop)")
+        #expect(
+          seen.map(\.scene) == expected.map(\.scene), "batch size \(batchSize), stop \(stop)")
+        #expect(seen.map(\.id) == expected.map(\.id), "batch size \(batchSize), stop \(stop)")
+      }
+    }
+  }
+
+  @Test(
     "ids far apart, negative and at the ends of Int64: the same scenes and ids as the whole read")
   func farApartIDs() throws {
     let path = directory.path()
@@ -442,6 +491,67 @@ struct LatestSnapshotStreamTests {
       }
       #expect(seen == ids, "judges \(judges)")
       #expect(judgedIDs.value.sorted() == ids, "judges \(judges)")
+    }
+  }
+}
+
+/// The order of a batch's latest ids: by id, each with its place in scene order.
+@Suite("Snapshot store: the latest ids' order")
+struct LatestIDOrderTests {
+  /// A reproducible stream of numbers (SplitMix64).
+  struct Numbers: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var value = state
+      value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+      return value ^ (value >> 31)
+    }
+  }
+
+  @Test(
+    "by id, each with its place, for any number of ids spread near or far (packed and radix sorted, or not)",
+    arguments: [1, 2, 3, 255, 256, 257, 1_000, 5_000, 70_000])
+  func order(count: Int) {
+    var numbers = Numbers(state: UInt64(count))
+    for spread: Int64 in [Int64(count), 3 * Int64(count), 1 << 40, .max] {
+      for base: Int64 in [1, -(1 << 62), .min] {
+        // Distinct ids in a random scene order.
+        var ids = Set<Int64>()
+        while ids.count < count {
+          ids.insert(base &+ Int64.random(in: 0...spread, using: &numbers))
+        }
+        let sceneOrder = Array(ids).shuffled(using: &numbers)
+        let order = LatestIDOrder(sceneOrder: sceneOrder)
+        let sorted = sceneOrder.sorted()
+        #expect((0..<count).map { order.id(at: $0) } == sorted, "spread \(spread), base \(base)")
+        #expect(
+          (0..<count).allSatisfy { sceneOrder[order.position(at: $0)] == order.id(at: $0) },
+          "spread \(spread), base \(base)")
+      }
+    }
+  }
+
+  @Test(
+    "the radix sort sorts as a comparison sort does, repeated values included",
+    arguments: [1, 11, 12, 22, 40, 63])
+  func radixSort(bits: Int) {
+    var numbers = Numbers(state: UInt64(bits))
+    for count in [0, 1, 200, 257, 3_000, 40_000] {
+      let highest = Int64.max >> (63 - bits)
+      var values: [Int64] = []
+      for index in 0..<count {
+        // Some values repeated.
+        if index % 5 == 0, index > 0 {
+          values.append(Int64(index / 2) & highest)
+        } else {
+          values.append(Int64.random(in: 0...highest, using: &numbers))
+        }
+      }
+      var sorted = values
+      LatestIDOrder.sort(&sorted, bits: bits)
+      #expect(sorted == values.sorted(), "count \(count)")
     }
   }
 }

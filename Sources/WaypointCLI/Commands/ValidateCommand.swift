@@ -35,7 +35,9 @@ enum ValidateCommand: WaypointCommand {
     defer { progress.finish() }
     // One scene a line, written as it is judged.
     var json = JSONStream(.compact)
-    if context.json {
+    // Looked up once: an option's lookup a scene was a dictionary lookup of its name.
+    let asJSON = context.json
+    if asJSON {
       json.beginObject()
       json.member("store", store.path)
       json.member("manifest", manifestName)
@@ -61,6 +63,8 @@ enum ValidateCommand: WaypointCommand {
       pending.removeAll(keepingCapacity: true)
     }
     let threshold = gathers ? 32 * 1024 : 0
+    // The usual scene's JSON object, made here and written as one value.
+    var object: [UInt8] = []
     try context.store { () throws(StoreError) in
       // The usual scene (restored whole, every route kept, no crash-loop mark) is judged from its
       // document's bytes as the table is read, on the judges' threads, each with its own
@@ -70,26 +74,34 @@ enum ValidateCommand: WaypointCommand {
         var fast = FastPrediction(manifest: manifest, limits: limits)
         return { _, document in fast.keptRoutes(in: document).flatMap(UInt16.init(exactly:)) }
       }) { latest in
-        let prediction: ScenePrediction
         switch latest {
         case .summarized(let scene, let id, let kept):
-          prediction = ScenePrediction(scene: scene, snapshot: id, kept: Int(kept))
+          // The usual scene, counted and written from its id's bytes: no prediction, no `String`.
+          summary.addUsual()
+          progress.update(summary.scenes)
+          if asJSON {
+            object.removeAll(keepingCapacity: true)
+            Self.appendUsualObject(scene: scene.bytes, snapshot: id, kept: Int(kept), to: &object)
+            json.raw(object)
+            json.lineBreak()
+            json.take(appendingTo: &pending)
+          } else {
+            Self.appendUsualLine(scene: scene.bytes, snapshot: id, kept: Int(kept), to: &pending)
+          }
         case .stored(let stored):
-          prediction = ScenePrediction(
+          let prediction = ScenePrediction(
             stored, manifest: manifest, policy: policy, limits: limits)
-        }
-        summary.add(prediction)
-        progress.update(summary.scenes)
-        if context.json {
-          prediction.write(to: &json)
-          json.lineBreak()
-          json.take(appendingTo: &pending)
-        } else if case .summarized(let scene, let id, let kept) = latest {
-          Self.appendUsualLine(scene: scene, snapshot: id, kept: Int(kept), to: &pending)
-        } else {
-          for line in lines(prediction, context.style) {
-            pending.append(contentsOf: line.utf8)
-            pending.append(0x0A)
+          summary.add(prediction)
+          progress.update(summary.scenes)
+          if asJSON {
+            prediction.write(to: &json)
+            json.lineBreak()
+            json.take(appendingTo: &pending)
+          } else {
+            for line in lines(prediction, context.style) {
+              pending.append(contentsOf: line.utf8)
+              pending.append(0x0A)
+            }
           }
         }
         flush(unlessBelow: threshold)
@@ -97,7 +109,7 @@ enum ValidateCommand: WaypointCommand {
       }
     }
     flush(unlessBelow: 0)
-    if context.json {
+    if asJSON {
       json.endArray()
       json.member("summary", summary)
       json.endObject()
@@ -111,15 +123,35 @@ enum ValidateCommand: WaypointCommand {
   }
 
   /// The line ``lines(_:_:)`` gives for the usual scene (restored whole, `kept` routes kept as
-  /// stored), with its line break, appended as bytes without making strings.
-  static func appendUsualLine(scene: String, snapshot: Int64, kept: Int, to bytes: inout [UInt8]) {
-    bytes.append(contentsOf: "scene ".utf8)
-    bytes.append(contentsOf: Formatting.printable(scene).utf8)
-    bytes.append(contentsOf: ", snapshot ".utf8)
+  /// stored) whose id is the text `scene` holds, with its line break, appended as bytes without
+  /// making strings.
+  static func appendUsualLine(
+    scene: UnsafeRawBufferPointer, snapshot: Int64, kept: Int, to bytes: inout [UInt8]
+  ) {
+    bytes.appendLiteral("scene ")
+    Formatting.appendPrintable(scene, to: &bytes)
+    bytes.appendLiteral(", snapshot ")
     appendDecimal(snapshot, to: &bytes)
-    bytes.append(contentsOf: ": \(RestoreReport.Outcome.restored.rawValue), ".utf8)
+    // `RestoreReport.Outcome.restored`, as a literal (the test holds the two equal).
+    bytes.appendLiteral(": restored, ")
     appendDecimal(Int64(kept), to: &bytes)
-    bytes.append(contentsOf: " kept, 0 migrated, 0 dropped\n".utf8)
+    bytes.appendLiteral(" kept, 0 migrated, 0 dropped\n")
+  }
+
+  /// The JSON object `ScenePrediction.write(to:)` writes for the usual scene (restored whole,
+  /// `kept` routes kept as stored) whose id is the text `scene` holds, appended as bytes without
+  /// making strings.
+  static func appendUsualObject(
+    scene: UnsafeRawBufferPointer, snapshot: Int64, kept: Int, to bytes: inout [UInt8]
+  ) {
+    bytes.appendLiteral(#"{"scene":"#)
+    JSONStream.appendQuoted(utf8: scene, to: &bytes)
+    bytes.appendLiteral(#","snapshot":"#)
+    appendDecimal(snapshot, to: &bytes)
+    // `RestoreReport.Outcome.restored`, as a literal (the test holds the two equal).
+    bytes.appendLiteral(#","outcome":"restored","kept":"#)
+    appendDecimal(Int64(kept), to: &bytes)
+    bytes.appendLiteral(#","migrated":0,"dropped":[],"undetermined":[]}"#)
   }
 
   /// `value` in decimal, as `"\(value)"` writes it.
@@ -135,7 +167,7 @@ enum ValidateCommand: WaypointCommand {
         magnitude /= 10
         count += 1
       } while magnitude > 0
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+      bytes.appendBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
     }
   }
 
@@ -180,6 +212,13 @@ enum ValidateCommand: WaypointCommand {
     var crashLoops = 0
     var dropped = 0
     var undetermined = 0
+
+    /// Counts a usual scene: restored whole, nothing dropped or undetermined (what ``add(_:)``
+    /// counts of `ScenePrediction(scene:snapshot:kept:)`).
+    mutating func addUsual() {
+      scenes += 1
+      restored += 1
+    }
 
     mutating func add(_ scene: ScenePrediction) {
       scenes += 1

@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 
 /// Writes JSON text piece by piece, in the order the caller writes members and elements: the one
 /// writer behind every `--json` document and every line `export` writes.
@@ -179,6 +180,19 @@ struct JSONStream {
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// The text `bytes` hold (invalid UTF-8 repaired, as `String(decoding:as:)` repairs it) as a
+  /// JSON string literal, as ``appendQuoted(_:to:)`` writes it: printable ASCII other than `"` and
+  /// `\` as it is, without making a `String`.
+  static func appendQuoted(utf8 bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
+      appendQuoted(String(decoding: bytes, as: UTF8.self), to: &output)
+      return
+    }
+    output.append(UInt8(ascii: "\""))
+    output.appendBytes(bytes)
+    output.append(UInt8(ascii: "\""))
   }
 
   private static func escape(_ unit: UInt16, to bytes: inout [UInt8]) {

@@ -68,11 +68,28 @@ extension SnapshotStore {
 
 /// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``
 /// passes it: the summary a judge made of it, or the snapshot itself when there is none.
+@usableFromInline
 package enum LatestSnapshot<Summary> {
-  /// The scene, its latest snapshot's id and the summary made of that snapshot.
-  case summarized(scene: String, id: Int64, Summary)
+  /// The scene, its latest snapshot's id and the summary made of that snapshot. The scene id's
+  /// bytes are valid only during the call that gets them.
+  case summarized(scene: SceneIDBytes, id: Int64, Summary)
   /// The latest snapshot, for which no summary was made.
   case stored(StoredSnapshot)
+}
+
+/// A scene id as the index read gave it: its bytes (the text of what is stored, as SQLite converts
+/// it), valid only during the call that gets them, so that a tool writing a line a scene makes no
+/// `String` of the usual id.
+@usableFromInline
+package struct SceneIDBytes {
+  /// The bytes, valid only during the call that gets them.
+  package let bytes: UnsafeRawBufferPointer
+
+  /// The bytes as a `String`, invalid UTF-8 repaired (as ``StoredSnapshot``'s scene id is read).
+  package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  @usableFromInline
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 }
 
 extension SnapshotStore {
@@ -88,12 +105,17 @@ extension SnapshotStore {
   /// within the size limit) goes to a judge, which makes a summary of it, or `nil`. The judges run
   /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
   /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
-  /// there is none, as the snapshot read again. Memory: 12 bytes a scene of a batch, and the
-  /// documents waiting for a judge (4 × `judges` buffers of 64 KiB and at most 2,048 documents
-  /// each; a longer document is judged on the calling thread). `body` returns `false` to stop
-  /// early; neither it nor a judge may call the store.
+  /// there is none, as the snapshot read again, while another thread reads the index ahead.
+  /// Memory: 12 bytes a scene of a batch (16 while its ids are sorted), the documents waiting for
+  /// a judge (4 × `judges` buffers of 64 KiB and at most 2,048 documents each; a longer document
+  /// is judged on the calling thread) and the scenes read ahead (3 chunks of at most 1,024).
+  /// `body` returns `false` to stop early; neither it nor a judge may call the store.
+  ///
+  /// Inlined into the caller, so that the calls a scene are made for its summary type (the stream
+  /// itself is ``forEachLatestSnapshot(batchSize:judges:judging:starting:summarized:stored:)``).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
+  @inlinable
   package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
     judges: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -102,6 +124,42 @@ extension SnapshotStore {
         _ id: Int64, _ document: UnsafeRawBufferPointer
       ) -> Summary?,
     _ body: (LatestSnapshot<Summary>) -> Bool
+  ) throws(StoreError) {
+    let summaries = LatestSummaries<Summary>()
+    try forEachLatestSnapshot(
+      batchSize: batchSize, judges: judges,
+      judging: {
+        let judge = makeJudge()
+        return { place, id, document in summaries.set(judge(id, document), at: place) }
+      },
+      starting: { summaries.start(count: $0) },
+      summarized: { place, scene, id in
+        guard let summary = summaries[place] else { return nil }
+        return body(.summarized(scene: scene, id: id, summary))
+      },
+      stored: { body(.stored($0)) })
+  }
+
+  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:judging:_:)``, without a summary
+  /// type: each batch of `count` scenes starts with `starting(count)`; a judge (made by
+  /// `makeJudge` on its thread) gets each judged document with its scene's place in the batch
+  /// (0 to `count - 1`, in scene order) and keeps what it makes of it at that place; then
+  /// `summarized` gets each scene of the batch in order, with its place, and answers `nil` when
+  /// nothing was made at that place (the scene then goes to `stored`, read again), or whether to
+  /// go on.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  @usableFromInline
+  func forEachLatestSnapshot(
+    batchSize: Int,
+    judges: Int,
+    judging makeJudge:
+      @escaping @Sendable () -> (
+        _ place: Int, _ id: Int64, _ document: UnsafeRawBufferPointer
+      ) -> Void,
+    starting: (_ count: Int) -> Void,
+    summarized: (_ place: Int, _ scene: SceneIDBytes, _ id: Int64) -> Bool?,
+    stored: (StoredSnapshot) -> Bool
   ) throws(StoreError) {
     let limit = configuration.limits.maxDocumentBytes
     // At most 2^30 scenes a batch: a place in a batch fits 32 bits.
@@ -125,7 +183,7 @@ extension SnapshotStore {
       // groups other values its own way.
       let plain = try Self.sceneIDsAreText(db)
       var ids = try LatestSceneCursor(db, plain: plain, second: false)
-      var scenes = try LatestSceneCursor(db, plain: plain, second: true)
+      let scenes = SceneReadAhead(try LatestSceneCursor(db, plain: plain, second: true))
       defer {
         ids.close()
         scenes.close()
@@ -139,10 +197,10 @@ extension SnapshotStore {
         }
         guard !latest.isEmpty else { return }
         let count = latest.count
-        let order = LatestIDOrder(sceneOrder: latest)
-        latest = []
+        let order = LatestIDOrder(sceneOrder: consume latest)
+        starting(count)
         // Their documents, in the table's order, judged on the judges' threads.
-        let pool = JudgePool(scenes: count, judges: judges, makeJudge)
+        let pool = JudgePool(judges: judges, makeJudge)
         do {
           defer { pool.finish() }
           var next = 0
@@ -172,23 +230,21 @@ extension SnapshotStore {
             return .continue
           }
         }
-        // The scenes in order.
+        // The scenes in order: the index read on another thread while the scenes already read
+        // go to `summarized` (on a big store, about half of this pass each).
         var position = 0
         var stopped = false
-        try scenes.next(limit: count) { scene, id throws(SQLiteError) in
+        try scenes.read(count: count) { scene, id throws(SQLiteError) in
           defer { position += 1 }
-          let item: LatestSnapshot<Summary>
-          if position < count, let summary = pool.summary(at: position) {
-            item = .summarized(scene: String(decoding: scene, as: UTF8.self), id: id, summary)
-          } else if let stored = try db.scalar(
-            one, [.integer(Int64(limit)), .integer(id)],
-            { row in Self.storedSnapshot(&row, limit: limit) })
-          {
-            item = .stored(stored)
-          } else {
-            return true
+          if position < count, let goOn = summarized(position, SceneIDBytes(scene), id) {
+            stopped = !goOn
+          } else if let item = try scenes.holdingConnection({ () throws(SQLiteError) in
+            try db.scalar(
+              one, [.integer(Int64(limit)), .integer(id)],
+              { row in Self.storedSnapshot(&row, limit: limit) })
+          }) {
+            stopped = !stored(item)
           }
-          stopped = !body(item)
           return !stopped
         }
         guard !stopped, count == batch else { return }
@@ -329,6 +385,177 @@ private struct LatestSceneCursor {
   }
 }
 
+/// The second read of the index (the scenes in order), stepped on a thread of its own while the
+/// calling thread hands the scenes already read on: the scene ids' bytes and their latest ids go
+/// over in chunks of at most 1,024 scenes, three chunks in all. The connection is used by one
+/// thread at a time: the reading thread holds a lock while it steps, and the calling thread takes
+/// it to read anything else (``holdingConnection(_:)``).
+private final class SceneReadAhead: @unchecked Sendable {
+  /// Scenes read: their ids' bytes one after the other, each with its start, length and latest
+  /// snapshot id.
+  final class Chunk {
+    var bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+    var used = 0
+    var entries: [Entry] = []
+    /// Why the read stopped, when it failed.
+    var error: SQLiteError?
+    /// Whether the read ends with this chunk.
+    var last = false
+
+    struct Entry {
+      var start: Int
+      var count: Int
+      var id: Int64
+    }
+
+    init() { entries.reserveCapacity(SceneReadAhead.maxEntries) }
+
+    deinit { bytes.deallocate() }
+
+    /// Forgets the scenes kept, ready to be filled again.
+    func empty() {
+      used = 0
+      entries.removeAll(keepingCapacity: true)
+      error = nil
+      last = false
+    }
+
+    /// Keeps a scene, the buffer grown if need be.
+    func append(_ scene: UnsafeRawBufferPointer, id: Int64) {
+      if used + scene.count > bytes.count {
+        let grown = UnsafeMutableRawBufferPointer.allocate(
+          byteCount: max(2 * bytes.count, used + scene.count), alignment: 1)
+        if let source = bytes.baseAddress, let target = grown.baseAddress, used > 0 {
+          target.copyMemory(from: source, byteCount: used)
+        }
+        bytes.deallocate()
+        bytes = grown
+      }
+      if let source = scene.baseAddress, let target = bytes.baseAddress, scene.count > 0 {
+        (target + used).copyMemory(from: source, byteCount: scene.count)
+      }
+      entries.append(Entry(start: used, count: scene.count, id: id))
+      used += scene.count
+    }
+  }
+
+  static var maxEntries: Int { 1024 }
+
+  /// The cursor, used on the reading thread during ``read(count:_:)``, else on the calling one.
+  private var cursor: LatestSceneCursor
+  /// Held by whichever thread uses the connection.
+  private let connection = NSLock()
+  private let condition = NSCondition()
+  private var free: [Chunk] = []
+  /// Chunks read and not handed on yet, oldest first.
+  private var ready: [Chunk] = []
+  private var stopping = false
+  private var reading = false
+
+  init(_ cursor: LatestSceneCursor) {
+    self.cursor = cursor
+    free = [Chunk(), Chunk(), Chunk()]
+  }
+
+  /// Resets the cursor's statement.
+  func close() { cursor.close() }
+
+  /// Runs `body` holding the connection: the reading thread does not step meanwhile.
+  func holdingConnection<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    connection.lock()
+    defer { connection.unlock() }
+    return try body()
+  }
+
+  /// Passes the next `count` scenes (fewer when the index ends), each with its latest snapshot's
+  /// id, to `visit` (the scene id's bytes valid during the call), until it returns `false`; the
+  /// cursor then stands after the last scene read, as ``LatestSceneCursor/next(limit:_:)`` leaves
+  /// it (read ahead of `visit` by at most the scenes `visit` did not get).
+  func read(
+    count: Int, _ visit: (UnsafeRawBufferPointer, Int64) throws(SQLiteError) -> Bool
+  ) throws(SQLiteError) {
+    condition.lock()
+    stopping = false
+    reading = true
+    condition.unlock()
+    let thread = Thread { [self] in readAhead(count: count) }
+    thread.start()
+    // The reading thread stopped and gone before the cursor is used again.
+    defer {
+      condition.lock()
+      stopping = true
+      condition.broadcast()
+      while reading { condition.wait() }
+      for chunk in ready { chunk.empty() }
+      free += ready
+      ready = []
+      condition.unlock()
+    }
+    while true {
+      condition.lock()
+      while ready.isEmpty { condition.wait() }
+      let chunk = ready.removeFirst()
+      condition.unlock()
+      defer {
+        chunk.empty()
+        condition.lock()
+        free.append(chunk)
+        condition.broadcast()
+        condition.unlock()
+      }
+      let bytes = UnsafeRawBufferPointer(chunk.bytes)
+      for entry in chunk.entries {
+        let scene = UnsafeRawBufferPointer(
+          rebasing: bytes[entry.start..<(entry.start + entry.count)])
+        guard try visit(scene, entry.id) else { return }
+      }
+      if let error = chunk.error { throw error }
+      if chunk.last { return }
+    }
+  }
+
+  /// The reading thread: fills chunks until `count` scenes are read, the index ends, a step fails
+  /// or the calling thread stops.
+  private func readAhead(count: Int) {
+    var left = count
+    while true {
+      condition.lock()
+      while free.isEmpty, !stopping { condition.wait() }
+      guard !stopping else {
+        reading = false
+        condition.broadcast()
+        condition.unlock()
+        return
+      }
+      let chunk = free.removeLast()
+      condition.unlock()
+      let wanted = min(left, Self.maxEntries)
+      connection.lock()
+      do {
+        try cursor.next(limit: wanted) { scene, id in
+          chunk.append(scene, id: id)
+          return true
+        }
+      } catch {
+        chunk.error = error
+      }
+      connection.unlock()
+      left -= chunk.entries.count
+      // Fewer than asked for: the index ended.
+      chunk.last = left <= 0 || chunk.error != nil || chunk.entries.count < wanted
+      condition.lock()
+      ready.append(chunk)
+      condition.broadcast()
+      if chunk.last {
+        reading = false
+        condition.unlock()
+        return
+      }
+      condition.unlock()
+    }
+  }
+}
+
 /// The latest snapshot ids of a batch of scenes in id order, each with its place in scene order:
 /// packed in one `Int64` each (the id less the lowest, then the place) and sorted, 8 bytes a
 /// scene; or, when the ids spread too far for that, the ids and their places sorted by id.
@@ -339,17 +566,19 @@ struct LatestIDOrder {
   private let shift: Int
 
   /// The order of `ids`, given in scene order (at most 2^32 of them).
-  init(sceneOrder ids: [Int64]) {
+  init(sceneOrder ids: consuming [Int64]) {
     let count = ids.count
     shift = count <= 1 ? 0 : Int.bitWidth - (count - 1).leadingZeroBitCount
     base = ids.min() ?? 0
     let (spread, overflow) = (ids.max() ?? 0).subtractingReportingOverflow(base)
     if !overflow, shift < 63, spread >> (63 - shift) == 0 {
-      var packed = ids
+      // The caller's array, packed in place (no copy of it).
+      var packed = consume ids
       for place in packed.indices {
         packed[place] = (packed[place] &- base) << shift | Int64(place)
       }
-      packed.sort()
+      let highest = spread << shift | (Int64(1) << shift - 1)
+      Self.sort(&packed, bits: Int64.bitWidth - highest.leadingZeroBitCount)
       values = packed
       order = nil
     } else {
@@ -357,6 +586,46 @@ struct LatestIDOrder {
       order = ids.indices.map { UInt32(truncatingIfNeeded: $0) }.sorted {
         ids[Int($0)] < ids[Int($1)]
       }
+    }
+  }
+
+  /// Sorts `values`, none negative and all below 2^`bits`: by their digits of 11 bits, the lowest
+  /// first (a radix sort: a few passes over the values instead of a comparison sort's log n, which
+  /// at a million scenes is most of the time before the first document is read); few values by a
+  /// comparison sort.
+  static func sort(_ values: inout [Int64], bits: Int) {
+    guard values.count > 256 else {
+      values.sort()
+      return
+    }
+    let digit = 11
+    let mask = Int64(1 << digit - 1)
+    var scratch = [Int64](repeating: 0, count: values.count)
+    var counts = [Int](repeating: 0, count: 1 << digit)
+    var shift: Int64 = 0
+    while shift < Int64(bits) {
+      values.withUnsafeBufferPointer { source in
+        scratch.withUnsafeMutableBufferPointer { target in
+          counts.withUnsafeMutableBufferPointer { counts in
+            counts.update(repeating: 0)
+            for value in source { counts[Int((value &>> shift) & mask)] += 1 }
+            // Each digit's first place in the target.
+            var total = 0
+            for bucket in counts.indices {
+              let count = counts[bucket]
+              counts[bucket] = total
+              total += count
+            }
+            for value in source {
+              let bucket = Int((value &>> shift) & mask)
+              target[counts[bucket]] = value
+              counts[bucket] += 1
+            }
+          }
+        }
+      }
+      swap(&values, &scratch)
+      shift += Int64(digit)
     }
   }
 
@@ -373,9 +642,47 @@ struct LatestIDOrder {
   }
 }
 
+/// The summaries of a batch's scenes by place in scene order, for
+/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``: each place written once, by
+/// one judge's thread, and read on the calling thread once the judges are done (the pool's lock
+/// orders the two).
+@usableFromInline
+final class LatestSummaries<Summary>: @unchecked Sendable {
+  @usableFromInline
+  var storage = UnsafeMutableBufferPointer<Summary?>(start: nil, count: 0)
+
+  @inlinable
+  init() {}
+
+  deinit { free() }
+
+  /// Frees the summaries.
+  @inlinable
+  func free() {
+    storage.deinitialize()
+    storage.deallocate()
+    storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+  }
+
+  /// Starts a batch of `count` places, none summarized.
+  @inlinable
+  func start(count: Int) {
+    free()
+    storage = .allocate(capacity: count)
+    storage.initialize(repeating: nil)
+  }
+
+  /// The summary at `place` (less than the batch's count).
+  @inlinable
+  subscript(place: Int) -> Summary? { storage[place] }
+
+  /// Keeps `summary` at `place` (less than the batch's count).
+  @inlinable
+  func set(_ summary: Summary?, at place: Int) { storage[place] = summary }
+}
+
 /// A document copied into a ``JudgePool``'s buffer: its scene's place, its id and where its bytes
-/// are in the buffer (a type of its own, not a tuple: the generic pool would look the tuple's
-/// metadata up at each use).
+/// are in the buffer.
 private struct JudgedDocument {
   var position: Int
   var id: Int64
@@ -385,16 +692,25 @@ private struct JudgedDocument {
 
 /// Documents judged on other threads while the table is read: the reading thread copies each
 /// document into a buffer of 64 KiB, hands full buffers to the judges' threads and takes empty ones
-/// back; each judge writes its summary at the scene's place in the pool's storage.
-private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
-  /// Documents copied for a judge, each with its scene's place and its id.
-  final class Batch {
-    var bytes: [UInt8] = []
-    var entries: [JudgedDocument] = []
+/// back; each judge keeps what it makes of a document at the scene's place (the caller's storage).
+/// Not generic, so that the reading thread's calls a row look no type up.
+private final class JudgePool: @unchecked Sendable {
+  /// A judge: a document's scene's place, its id and its bytes.
+  typealias Judge = (Int, Int64, UnsafeRawBufferPointer) -> Void
 
-    init() {
-      bytes.reserveCapacity(JudgePool.capacity)
-      entries.reserveCapacity(JudgePool.maxEntries)
+  /// Documents copied for a judge, each with its scene's place and its id, in memory of its own (no
+  /// array's uniqueness and exclusivity checks a document).
+  final class Batch {
+    let bytes = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: JudgePool.capacity, alignment: 16)
+    var used = 0
+    let entries = UnsafeMutableBufferPointer<JudgedDocument>.allocate(
+      capacity: JudgePool.maxEntries)
+    var count = 0
+
+    deinit {
+      bytes.deallocate()
+      entries.deallocate()
     }
   }
 
@@ -409,17 +725,10 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   private var finished = false
   private var running = 0
   private var current = Batch()
-  /// The summaries, by place in scene order; read only after ``finish()``, freed with the pool.
-  private let storage: UnsafeMutableBufferPointer<Summary?>
   /// The reading thread's judge, for documents longer than a buffer.
-  private let local: (Int64, UnsafeRawBufferPointer) -> Summary?
+  private let local: Judge
 
-  init(
-    scenes: Int, judges: Int,
-    _ makeJudge: @escaping @Sendable () -> (Int64, UnsafeRawBufferPointer) -> Summary?
-  ) {
-    storage = .allocate(capacity: scenes)
-    storage.initialize(repeating: nil)
+  init(judges: Int, _ makeJudge: @escaping @Sendable () -> Judge) {
     local = makeJudge()
     free = (0..<(4 * judges)).map { _ in Batch() }
     running = judges
@@ -432,28 +741,26 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
     }
   }
 
-  deinit {
-    storage.deinitialize()
-    storage.deallocate()
-  }
-
-  /// The summary made of the scene at `position`, once ``finish()`` returned.
-  func summary(at position: Int) -> Summary? { storage[position] }
-
-  /// Has the document judged (a copy of it), its summary put at `position`.
+  /// Has the document judged (a copy of it), what is made of it kept at `position`.
   func judge(position: Int, id: Int64, document: UnsafeRawBufferPointer) {
-    guard document.count <= Self.capacity else {
-      storage[position] = local(id, document)
+    let length = document.count
+    guard length <= Self.capacity else {
+      local(position, id, document)
       return
     }
-    if current.bytes.count + document.count > Self.capacity
-      || current.entries.count == Self.maxEntries
-    {
+    var batch = current
+    if batch.used + length > Self.capacity || batch.count == Self.maxEntries {
       submit()
+      batch = current
     }
-    current.entries.append(
-      JudgedDocument(position: position, id: id, start: current.bytes.count, count: document.count))
-    current.bytes.append(contentsOf: document)
+    let start = batch.used
+    if let source = document.baseAddress, let target = batch.bytes.baseAddress, length > 0 {
+      (target + start).copyMemory(from: source, byteCount: length)
+    }
+    batch.entries[batch.count] = JudgedDocument(
+      position: position, id: id, start: start, count: length)
+    batch.count += 1
+    batch.used = start + length
   }
 
   /// Hands the current buffer to the judges and takes an empty one, waiting for one if need be.
@@ -469,7 +776,7 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   /// Hands the last buffer to the judges and waits until they are all done.
   func finish() {
     condition.lock()
-    if !current.entries.isEmpty {
+    if current.count > 0 {
       full.append(current)
       current = Batch()
     }
@@ -480,7 +787,7 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
   }
 
   /// A judge's thread: judges full buffers until there are no more.
-  private func work(_ judge: (Int64, UnsafeRawBufferPointer) -> Summary?) {
+  private func work(_ judge: Judge) {
     while true {
       condition.lock()
       while full.isEmpty, !finished { condition.wait() }
@@ -491,15 +798,14 @@ private final class JudgePool<Summary: Sendable>: @unchecked Sendable {
         return
       }
       condition.unlock()
-      batch.bytes.withUnsafeBytes { bytes in
-        for entry in batch.entries {
-          storage[entry.position] = judge(
-            entry.id,
-            UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
-        }
+      let bytes = UnsafeRawBufferPointer(batch.bytes)
+      for entry in batch.entries[..<batch.count] {
+        judge(
+          entry.position, entry.id,
+          UnsafeRawBufferPointer(rebasing: bytes[entry.start..<(entry.start + entry.count)]))
       }
-      batch.bytes.removeAll(keepingCapacity: true)
-      batch.entries.removeAll(keepingCapacity: true)
+      batch.used = 0
+      batch.count = 0
       condition.lock()
       free.append(batch)
       condition.broadcast()
