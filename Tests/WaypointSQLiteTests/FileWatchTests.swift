@@ -44,6 +44,19 @@ struct FileWatchTests {
       #expect(!db.hasMoved())
       #expect(db.fullMoveChecks == before + (Self.watched ? 1 : 2))
     }
+
+    @Test("a stat that failed leaves the next check to a stat, which finds the file moved")
+    func failedFullCheck() throws {
+      let path = directory.path()
+      let db = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+      #expect(!db.hasMoved())
+      #expect(rename(path, directory.path("moved.sqlite")) == 0)
+      db.faults = .fail(.fileControl, with: .ioError)
+      // A failing call answers `false`; the move it could not see is not forgotten.
+      #expect(!db.hasMoved())
+      db.faults = nil
+      #expect(db.hasMoved())
+    }
   #endif
 
   @Test(
@@ -66,6 +79,15 @@ struct FileWatchTests {
     #expect(FileManager.default.createFile(atPath: other, contents: Data("x".utf8)))
     #expect(rename(other, path) == 0)
     #expect(second.hasMoved())
+  }
+
+  @Test("a deleted file is reported at every check, not only at the one that found it gone")
+  func deletedFileKeepsAnswering() throws {
+    let path = directory.path()
+    let db = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+    #expect(!db.hasMoved())
+    #expect(unlink(path) == 0)
+    for _ in 0..<3 { #expect(db.hasMoved()) }
   }
 
   #if os(Linux)
