@@ -380,9 +380,20 @@ final class Database {
   func hasMoved() -> Bool {
     guard let handle else { return false }
     let now = ContinuousClock.now
-    if let moveWatch, !moveWatch.takeEvents(), now < fullMoveCheckDue { return false }
+    if let moveWatch {
+      if !moveWatch.takeEvents() {
+        if now < fullMoveCheckDue { return false }
+      } else {
+        // Watched again, from the path as it is now: the inode the watch was added for may not
+        // be the one now at the path (another file was there when it was added, or the kernel
+        // dropped the watch), and the full check below tells whether that one is the open file.
+        moveWatch.cancel()
+        self.moveWatch = nil
+        moveWatchStarted = false
+      }
+    }
     if !moveWatchStarted {
-      // Watched from before the first full check, so that nothing between the two is missed.
+      // Watched from before the full check, so that nothing between the two is missed.
       moveWatchStarted = true
       if let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 {
         moveWatch = FileWatch.shared?.register(name)
