@@ -376,19 +376,29 @@ final class Database {
   /// with `SQLITE_FCNTL_HAS_MOVED` (a `stat` of the path); a failing call answers `false`.
   ///
   /// Where the file is watched (``FileWatch``, Linux), that call is skipped while the watch saw
-  /// nothing happen to the file and the last one was less than a second ago.
+  /// nothing happen to the file and the last one, less than a second ago, found it in place.
   func hasMoved() -> Bool {
     guard let handle else { return false }
     let now = ContinuousClock.now
-    if let moveWatch, !moveWatch.takeEvents(), now < fullMoveCheckDue { return false }
+    if let moveWatch {
+      if !moveWatch.takeEvents() {
+        if now < fullMoveCheckDue { return false }
+      } else {
+        // Watched again, from the path as it is now: the inode the watch was added for may not
+        // be the one now at the path (another file was there when it was added, or the kernel
+        // dropped the watch), and the full check below tells whether that one is the open file.
+        moveWatch.cancel()
+        self.moveWatch = nil
+        moveWatchStarted = false
+      }
+    }
     if !moveWatchStarted {
-      // Watched from before the first full check, so that nothing between the two is missed.
+      // Watched from before the full check, so that nothing between the two is missed.
       moveWatchStarted = true
       if let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 {
         moveWatch = FileWatch.shared?.register(name)
       }
     }
-    fullMoveCheckDue = now.advanced(by: .seconds(1))
     #if DEBUG
       fullMoveChecks += 1
     #endif
@@ -396,6 +406,10 @@ final class Database {
     let code = call(.fileControl, sql: nil) {
       sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
     }
+    // Only a check that found the file in place lets the next ones rely on the watch for a
+    // second: after a failing call (the events it was to judge are taken) or a file found moved
+    // (which sends no new event to say it is still gone), the next check asks SQLite again.
+    fullMoveCheckDue = code == SQLITE_OK && moved == 0 ? now.advanced(by: .seconds(1)) : now
     return code == SQLITE_OK && moved != 0
   }
 

@@ -12,48 +12,53 @@ import Foundation
 ///
 /// On Linux, one inotify instance for the whole process watches each open store file's inode for
 /// a change of its links (`IN_ATTRIB`: deleted, or another file renamed over it), a move
-/// (`IN_MOVE_SELF`) and its end (`IN_DELETE_SELF`). The kernel queues those events within the
-/// system call that causes them, so a check that finds the queue empty knows what a `stat` would
-/// have told it about every change that completed before it: nothing. What inotify does not
-/// report (a folder above the file renamed, a network file system changed from another machine)
-/// is left to the full check that ``Database/hasMoved()`` still runs at least once a second.
+/// (`IN_MOVE_SELF`) and its end (`IN_DELETE_SELF`), and each folder on its path for a move (a
+/// folder cannot be deleted or replaced while the file is in it). The kernel queues those events
+/// within the system call that causes them, so a check that finds the queue empty knows what a
+/// `stat` would have told it about every change that completed before it: nothing. What inotify
+/// does not report (a file system mounted over a folder on the path, a network file system changed
+/// from another machine) is left to the full check that ``Database/hasMoved()`` still runs at
+/// least once a second.
 ///
 /// Elsewhere (Apple platforms) there is no watch: ``shared`` is `nil` and every check is a `stat`.
 ///
 /// Any event, a full queue, or a failing read makes the next check a full one; a watch that cannot
-/// be added (the per-user limit of watches) leaves that connection on full checks. Nothing here
-/// ever answers "moved": only the full check does.
+/// be added (the per-user limit of watches, a folder on the path that cannot be read) leaves that
+/// connection on full checks. Nothing here ever answers "moved": only the full check does.
 final class FileWatch: @unchecked Sendable {
   /// The process's watch, created at first use; `nil` where inotify is missing or refused.
   static let shared: FileWatch? = FileWatch()
 
-  /// One connection's interest in one file. The kernel gives one watch per inode, so connections
-  /// to the same file share a watch descriptor, and the watch is removed with its last
-  /// registration.
+  /// One connection's interest in one file: the watches of the file and of each folder on its
+  /// path. The kernel gives one watch per inode, so connections to the same file (or to files in
+  /// the same folder) share watch descriptors, and a watch is removed with its last registration.
   final class Registration {
     fileprivate let watch: FileWatch
-    /// The watch descriptor; `-1` once the kernel dropped the watch (the file is gone).
-    fileprivate var descriptor: Int32
+    /// The watch descriptors of the file and of the folders on its path.
+    fileprivate var descriptors: [Int32]
     /// An event arrived since ``takeEvents()`` last answered.
     fileprivate var pending = false
+    /// The kernel dropped one of the watches (the file is gone), or the registration was cancelled.
+    fileprivate var gone = false
 
-    fileprivate init(watch: FileWatch, descriptor: Int32) {
+    fileprivate init(watch: FileWatch, descriptors: [Int32]) {
       self.watch = watch
-      self.descriptor = descriptor
+      self.descriptors = descriptors
     }
 
-    /// Whether anything happened to the file since the last call (or since the registration):
-    /// reads the queue first, so that an event that arrives after this call is kept for the next.
-    /// Always `true` once the watch is gone.
+    /// Whether anything happened to the file or a folder on its path since the last call (or
+    /// since the registration): reads the queue first, so that an event that arrives after this
+    /// call is kept for the next. Always `true` once a watch is gone.
     func takeEvents() -> Bool {
       watch.lock.lock()
       defer { watch.lock.unlock() }
       watch.drain()
       defer { pending = false }
-      return pending || descriptor < 0
+      return pending || gone
     }
 
-    /// Ends the registration (the connection closes); the kernel's watch goes with the last one.
+    /// Ends the registration (the connection closes); the kernel's watches go with their last
+    /// one.
     func cancel() { watch.remove(self) }
   }
 
@@ -69,39 +74,67 @@ final class FileWatch: @unchecked Sendable {
       self.descriptor = descriptor
     }
 
-    /// The events a registration is told about.
-    private static let events = UInt32(IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
+    /// The events a registration is told about, for its file and for the folders on its path
+    /// (`IN_MASK_ADD`: an inode watched for both keeps both).
+    private static let fileEvents = UInt32(IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF | IN_MASK_ADD)
+    private static let folderEvents = UInt32(IN_MOVE_SELF | IN_DELETE_SELF | IN_MASK_ADD)
 
-    /// Watches the file at `path` (the inode the path leads to now); `nil` when the kernel refuses.
+    /// Watches the file at the absolute `path` (the inode the path leads to now) and the folders
+    /// above it, from the root down; `nil` when the kernel refuses one of them or the path is not
+    /// absolute.
     func register(_ path: UnsafePointer<CChar>) -> Registration? {
+      let file = String(cString: path)
+      guard file.hasPrefix("/") else { return nil }
+      // "/a/b/f" -> "/a", "/a/b", then the file (the root cannot move).
+      var targets: [(String, UInt32)] = []
+      var folder = ""
+      for component in file.split(separator: "/", omittingEmptySubsequences: true).dropLast() {
+        folder += "/" + component
+        targets.append((folder, Self.folderEvents))
+      }
+      targets.append((file, Self.fileEvents))
       lock.lock()
       defer { lock.unlock() }
       // Events queued for a descriptor before it is handed out again belong to an earlier file.
       drain()
-      let watchDescriptor = inotify_add_watch(descriptor, path, Self.events)
-      guard watchDescriptor >= 0 else { return nil }
-      let registration = Registration(watch: self, descriptor: watchDescriptor)
-      registrations[watchDescriptor, default: []].append(registration)
+      var descriptors: [Int32] = []
+      for (target, events) in targets {
+        let watchDescriptor = inotify_add_watch(descriptor, target, events)
+        guard watchDescriptor >= 0 else {
+          // Watches added here for no one else go again.
+          for added in Set(descriptors) where registrations[added] == nil {
+            _ = inotify_rm_watch(descriptor, added)
+          }
+          return nil
+        }
+        descriptors.append(watchDescriptor)
+      }
+      let registration = Registration(watch: self, descriptors: Array(Set(descriptors)))
+      for watchDescriptor in registration.descriptors {
+        registrations[watchDescriptor, default: []].append(registration)
+      }
       return registration
     }
 
-    /// Forgets `registration`, removing the kernel's watch with the last one. Call with `lock`
+    /// Forgets `registration`, removing each kernel watch with its last one. Call with `lock`
     /// not held; a second call does nothing.
     fileprivate func remove(_ registration: Registration) {
       lock.lock()
       defer { lock.unlock() }
-      let watchDescriptor = registration.descriptor
-      guard watchDescriptor >= 0, var list = registrations[watchDescriptor] else { return }
-      list.removeAll { $0 === registration }
-      registration.descriptor = -1
-      if list.isEmpty {
-        registrations[watchDescriptor] = nil
-        // Its IN_IGNORED event is read and dropped by a later drain (descriptors are not reused
-        // soon: the kernel hands them out in a cycle).
-        _ = inotify_rm_watch(descriptor, watchDescriptor)
-      } else {
-        registrations[watchDescriptor] = list
+      for watchDescriptor in registration.descriptors {
+        guard var list = registrations[watchDescriptor] else { continue }
+        list.removeAll { $0 === registration }
+        if list.isEmpty {
+          registrations[watchDescriptor] = nil
+          // Its IN_IGNORED event is read and dropped by a later drain (descriptors are not reused
+          // soon: the kernel hands them out in a cycle).
+          _ = inotify_rm_watch(descriptor, watchDescriptor)
+        } else {
+          registrations[watchDescriptor] = list
+        }
       }
+      registration.descriptors = []
+      registration.gone = true
     }
 
     /// Reads every queued event and marks the registrations it concerns. Call with `lock` held.
@@ -136,8 +169,9 @@ final class FileWatch: @unchecked Sendable {
         guard let list = registrations[watchDescriptor] else { continue }
         for registration in list { registration.pending = true }
         if mask & UInt32(IN_IGNORED) != 0 {
-          // The kernel dropped the watch (the file's last link and last descriptor are gone).
-          for registration in list { registration.descriptor = -1 }
+          // The kernel dropped the watch (the file's last link and last descriptor are gone, or
+          // its file system was unmounted).
+          for registration in list { registration.gone = true }
           registrations[watchDescriptor] = nil
         }
       }
