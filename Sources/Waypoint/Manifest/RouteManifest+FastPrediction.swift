@@ -17,9 +17,10 @@ package struct FastPrediction {
   package let limits: InputLimits
   /// The stack names of the document being read (reused).
   private var stackNames: [Range<Int>] = []
-  /// The tags met so far, as bytes, with the version a route of that tag must have to be kept as
-  /// stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
-  private var tags: [(bytes: [UInt8], route: (version: Int64, node: Int)?)] = []
+  /// The tags met so far, as bytes (and their first eight packed in a word,
+  /// ``StrictJSONReader/packed(_:)``), with the version a route of that tag must have to be kept
+  /// as stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
+  private var tags: [(bytes: [UInt8], prefix: UInt64, route: (version: Int64, node: Int)?)] = []
   /// The place in ``tags`` of the last tag found.
   private var lastTag = 0
   /// The shapes of the tags met, compiled.
@@ -78,15 +79,20 @@ package struct FastPrediction {
         if !reader.takeNull() { try Self.skipString(&reader) }
       case .savedAt:
         let range = try reader.rawString()
-        guard ISO8601Seconds.parse(reader.text(in: range)) != nil else { throw Unsure() }
+        // The form Waypoint writes read on its bytes first: a date it reads, the string's
+        // reading gives too.
+        guard
+          ISO8601Seconds.parse(secondsForm: UnsafeRawBufferPointer(rebasing: reader.bytes[range]))
+            != nil || ISO8601Seconds.parse(reader.text(in: range)) != nil
+        else { throw Unsure() }
         hasSavedAt = true
       case .stacks:
         guard !reader.takeNull() else { return }
         stackNames.removeAll(keepingCapacity: true)
         try Self.members(&reader) { reader, name throws(Unsure) in
-          // Names compared as bytes: only ASCII ones compare as the strict reader's strings do.
-          guard !name.contains(where: { reader.byte(at: $0) >= 0x80 }),
-            !stackNames.contains(where: { reader.bytes(in: $0, equalBytesIn: name) })
+          // Names compared as bytes: only ASCII ones (all keys are, see `members`) compare as
+          // the strict reader's strings do.
+          guard !stackNames.contains(where: { reader.bytes(in: $0, equalBytesIn: name) })
           else { throw Unsure() }
           stackNames.append(name)
           try reader.expect(UInt8(ascii: "["))
@@ -147,6 +153,7 @@ package struct FastPrediction {
   /// One route: its tag known, its version the current one, its payload certainly matching.
   private mutating func route(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
     typealias Unsure = StrictJSONReader.Unsure
+    if try plainRoute(&reader) { return }
     var tag: Range<Int>?
     var version: Int64?
     // The payload's string, its bytes as written (matched without unescaping them).
@@ -158,10 +165,11 @@ package struct FastPrediction {
     // own tag's shape afterwards only when that is another.
     let guess = lastTag < tags.count ? tags[lastTag].route?.node : nil
     try Self.members(&reader) { reader, key throws(Unsure) in
-      if reader.bytes(in: key, are: "tag") {
+      let word = reader.prefixWord(in: key)
+      if key.count == 3, word == Self.tagKey {
         guard tag == nil else { throw Unsure() }
         tag = try reader.rawString()
-      } else if reader.bytes(in: key, are: "json") {
+      } else if key.count == 4, word == Self.jsonKey {
         guard payload == nil else { throw Unsure() }
         if tag == nil, let guess, let range = speculate(guess, &reader) {
           payload = range
@@ -169,7 +177,7 @@ package struct FastPrediction {
         } else {
           payload = try Self.escapedString(&reader)
         }
-      } else if reader.bytes(in: key, are: "version") {
+      } else if key.count == 7, word == Self.versionKey {
         guard version == nil else { throw Unsure() }
         // A missing or null version is 1.
         version = reader.takeNull() ? 1 : try reader.integer64()
@@ -184,6 +192,48 @@ package struct FastPrediction {
           current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
           limits: limits)
     else { throw Unsure() }
+  }
+
+  /// A route as Waypoint writes it, `{"json":"…","tag":"…"}` (no spaces, no version), of the last
+  /// route's tag (a version-1 route of the manifest), its payload certainly matching that tag's
+  /// shape: read by comparing its bytes where they are, to the same answer and the same place as
+  /// the members' reading of ``route(_:)``. `false`, the reader unmoved, for any other bytes
+  /// (``route(_:)`` reads them).
+  @inline(__always)
+  private func plainRoute(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure)
+    -> Bool
+  {
+    guard lastTag < tags.count, let current = tags[lastTag].route, current.version == 1 else {
+      return false
+    }
+    reader.skipSpace()
+    let start = reader.index
+    guard reader.eightBytes(at: start) == Self.routeOpening else { return false }
+    // As the members' reading enters the route's object.
+    try reader.enter()
+    defer { reader.leave() }
+    reader.index = start + 8
+    // The payload's string as `route(_:)` reads it when its tag comes after it.
+    guard speculate(current.node, &reader) != nil,
+      let next = reader.eightBytes(at: reader.index),
+      next & 0x00FF_FFFF_FFFF_FFFF == Self.tagMember
+    else {
+      reader.index = start
+      return false
+    }
+    // The tag's bytes were read by `rawString()` when the tag was first met: plain in a string.
+    reader.index += 7
+    guard
+      reader.takeName(
+        0..<tags[lastTag].bytes.count, of: tags[lastTag].bytes, prefix: tags[lastTag].prefix)
+        != nil,
+      reader.index < reader.bytes.count, reader.byte(at: reader.index) == UInt8(ascii: "}")
+    else {
+      reader.index = start
+      return false
+    }
+    reader.index += 1
+    return true
   }
 
   /// The payload string at the reader, matched against the shape compiled as `node` as it is
@@ -226,9 +276,17 @@ package struct FastPrediction {
         node: shapes.compile(route.shape, references: manifest.shape(ofTag:))
       )
     }
-    tags.append((Array(name.utf8), route))
+    tags.append((Array(name.utf8), StrictJSONReader.packed(name.utf8), route))
     return route
   }
+
+  /// `{"json":`, the start of a route as Waypoint writes it.
+  private static let routeOpening = StrictJSONReader.packed(#"{"json":"#.utf8)
+  /// `,"tag":`, between a route's payload and its tag as Waypoint writes them.
+  private static let tagMember = StrictJSONReader.packed(#","tag":"#.utf8)
+  private static let tagKey = StrictJSONReader.packed("tag".utf8)
+  private static let jsonKey = StrictJSONReader.packed("json".utf8)
+  private static let versionKey = StrictJSONReader.packed("version".utf8)
 
   private static let splitNames = [
     "sidebar", "content", "columnVisibility", "preferredCompactColumn",
@@ -279,7 +337,8 @@ package struct FastPrediction {
     try reader.skipValue()
   }
 
-  /// An object's members: `body` gets each key (no escapes) and consumes its value.
+  /// An object's members: `body` gets each key (no escapes, ASCII only: every key read here is
+  /// compared with ASCII names) and consumes its value.
   @inline(__always)
   private static func members(
     _ reader: inout StrictJSONReader,
@@ -290,7 +349,7 @@ package struct FastPrediction {
     defer { reader.leave() }
     if reader.take(UInt8(ascii: "}")) { return }
     repeat {
-      let key = try reader.rawString()
+      let key = try reader.asciiRawString()
       try reader.expect(UInt8(ascii: ":"))
       try body(&reader, key)
     } while reader.take(UInt8(ascii: ","))
