@@ -172,6 +172,15 @@ extension StrictJSONReader {
       == 0
   }
 
+  /// Whether the bytes in `range` are those in `other` of `text`.
+  func bytes(in range: Range<Int>, equalBytesIn other: Range<Int>, of text: [UInt8]) -> Bool {
+    guard range.count == other.count else { return false }
+    guard let base = bytes.baseAddress, !range.isEmpty else { return true }
+    return text.withUnsafeBytes {
+      memcmp(base + range.lowerBound, $0.baseAddress! + other.lowerBound, range.count) == 0
+    }
+  }
+
   /// The first eight bytes in `range` (all of them when it is shorter) as one word, packed as
   /// ``packed(_:)`` packs them: names are compared a word at a time.
   @inline(__always)
