@@ -253,3 +253,15 @@ struct StrictScanningTests {
     #expect(recognised > 2000, "\(recognised) recognised")
   }
 }
+
+@Suite("The fast prediction's words")
+struct FastPredictionWordTests {
+  @Test("the words written out are the packed bytes of their text")
+  func words() {
+    #expect(FastPrediction.routeOpening == StrictJSONReader.packed(#"{"json":"#.utf8))
+    #expect(FastPrediction.tagMember == StrictJSONReader.packed(#","tag":"#.utf8))
+    #expect(FastPrediction.tagKey == StrictJSONReader.packed("tag".utf8))
+    #expect(FastPrediction.jsonKey == StrictJSONReader.packed("json".utf8))
+    #expect(FastPrediction.versionKey == StrictJSONReader.packed("version".utf8))
+  }
+}

@@ -329,13 +329,18 @@ package struct FastPrediction {
     return route
   }
 
+  // Words packed as `StrictJSONReader.packed(_:)` packs them, written out (a `static let` is
+  // checked for its initialization at every use); `FastPredictionTests` compares them.
   /// `{"json":`, the start of a route as Waypoint writes it.
-  private static let routeOpening = StrictJSONReader.packed(#"{"json":"#.utf8)
+  static var routeOpening: UInt64 { 0x3A22_6E6F_736A_227B }
   /// `,"tag":`, between a route's payload and its tag as Waypoint writes them.
-  private static let tagMember = StrictJSONReader.packed(#","tag":"#.utf8)
-  private static let tagKey = StrictJSONReader.packed("tag".utf8)
-  private static let jsonKey = StrictJSONReader.packed("json".utf8)
-  private static let versionKey = StrictJSONReader.packed("version".utf8)
+  static var tagMember: UInt64 { 0x3A_2267_6174_222C }
+  /// `tag`.
+  static var tagKey: UInt64 { 0x67_6174 }
+  /// `json`.
+  static var jsonKey: UInt64 { 0x6E6F_736A }
+  /// `version`.
+  static var versionKey: UInt64 { 0x6E_6F69_7372_6576 }
 
   private static let splitNames = [
     "sidebar", "content", "columnVisibility", "preferredCompactColumn",

@@ -336,6 +336,20 @@ package struct BytesShapes {
     }
   }
 
+  /// ``accept(_:_:hops:)`` of a field's value, its usual kinds (an integer, a string) read here
+  /// without another call.
+  @inline(__always)
+  private func acceptField(_ node: Int, _ reader: inout StrictJSONReader) throws(Unsure) {
+    switch nodes[node] {
+    case .integer(let bounds):
+      guard bounds.contains(try reader.integer64()) else { throw Unsure() }
+    case .string:
+      _ = try reader.rawString()
+    default:
+      try accept(node, &reader, hops: 0)
+    }
+  }
+
   /// Whether the payload's bytes in `range` are those of `name`.
   @inline(__always)
   private func same(_ range: Range<Int>, _ reader: StrictJSONReader, _ name: Name) -> Bool {
@@ -428,8 +442,11 @@ package struct BytesShapes {
         // its name, which it is not, need no comparing again); any other is scanned.
         let key: Range<Int>
         var first = fields.lowerBound
+        // The field recognised, whose name needs no comparing again.
+        var recognised = -1
         if let known = try knownKey(fields, unseen: seen, &reader) {
           (first, key) = known
+          recognised = first
         } else {
           key = try self.key(&reader)
         }
@@ -439,11 +456,11 @@ package struct BytesShapes {
         for position in first..<fields.upperBound
         where seen & Self.bit(position, of: fields) == 0 {
           let field = self.fields[position]
-          guard same(key, reader, field.name) else { continue }
+          guard position == recognised || same(key, reader, field.name) else { continue }
           seen |= Self.bit(position, of: fields)
           reader.index = start
           if field.isRequired || !reader.takeNull() {
-            try accept(field.node, &reader, hops: 0)
+            try acceptField(field.node, &reader)
           }
           end = reader.index
         }
