@@ -9,8 +9,8 @@
 //   swift run -c release waypoint-bench --quick    small stores, under a minute (CI)
 //   swift run -c release waypoint-bench --navigator [N]   a SceneNavigator's navigation changes
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
-//   swift run -c release waypoint-bench --profile save|raw-insert|unchanged|restore|encode [N]   one
-//     operation in a loop, for perf or callgrind
+//   swift run -c release waypoint-bench --profile save|raw-insert|unchanged|restore|encode|judge
+//     [N]   one operation in a loop, for perf or callgrind
 import Foundation
 import Waypoint
 import WaypointSQLite

@@ -17,9 +17,13 @@ package struct FastPrediction {
   package let limits: InputLimits
   /// The stack names of the document being read (reused).
   private var stackNames: [Range<Int>] = []
-  /// The tags met so far, as bytes, with the version a route of that tag must have to be kept as
-  /// stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
-  private var tags: [(bytes: [UInt8], route: (version: Int64, node: Int)?)] = []
+  /// The tags met so far, as their bytes in ``tagText`` (and their first eight packed in a word,
+  /// ``StrictJSONReader/packed(_:)``), with the version a route of that tag must have to be kept
+  /// as stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
+  private var tags: [(bytes: Range<Int>, prefix: UInt64, route: (version: Int64, node: Int)?)] = []
+  /// The bytes of the tags met, one after the other (one array, which comparing a tag does not
+  /// retain).
+  private var tagText: [UInt8] = []
   /// The place in ``tags`` of the last tag found.
   private var lastTag = 0
   /// The shapes of the tags met, compiled.
@@ -58,58 +62,94 @@ package struct FastPrediction {
     var routes = 0
     var hasFormat = false
     var hasSavedAt = false
-    try Self.members(&reader) { reader, key throws(Unsure) in
-      guard let member = Self.topLevel(key, reader) else { throw Unsure() }
-      // A repeated key: the strict reader is unsure too.
-      guard seen & (1 << member.rawValue) == 0 else { throw Unsure() }
-      seen |= 1 << member.rawValue
-      switch member {
-      case .format:
-        let format = try reader.integer64()
-        guard format >= 1, format <= Int64(SceneSnapshot.currentFormatVersion) else {
-          throw Unsure()
-        }
-        hasFormat = true
-      case .routeSchemaVersion:
-        // Neither below 1 (unreadable) nor above the manifest's (a newer schema drops it all).
-        let version = reader.takeNull() ? 1 : try reader.integer64()
-        guard version >= 1, version <= Int64(manifest.schemaVersion) else { throw Unsure() }
-      case .appBuild:
-        if !reader.takeNull() { try Self.skipString(&reader) }
-      case .savedAt:
-        let range = try reader.rawString()
-        guard ISO8601Seconds.parse(reader.text(in: range)) != nil else { throw Unsure() }
-        hasSavedAt = true
-      case .stacks:
-        guard !reader.takeNull() else { return }
-        stackNames.removeAll(keepingCapacity: true)
-        try Self.members(&reader) { reader, name throws(Unsure) in
-          // Names compared as bytes: only ASCII ones compare as the strict reader's strings do.
-          guard !name.contains(where: { reader.byte(at: $0) >= 0x80 }),
-            !stackNames.contains(where: { reader.bytes(in: $0, equalBytesIn: name) })
+    // The members read in a loop of this function's own: in a closure, every route read
+    // (a mutating call) copied the predictor, its arrays retained.
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.enter()
+    defer { reader.leave() }
+    if !reader.take(UInt8(ascii: "}")) {
+      repeat {
+        // Keys in ASCII only: every key is compared with ASCII names (see `members`).
+        let key = try reader.asciiRawString()
+        try reader.expect(UInt8(ascii: ":"))
+        guard let member = Self.topLevel(key, reader) else { throw Unsure() }
+        // A repeated key: the strict reader is unsure too.
+        guard seen & (1 << member.rawValue) == 0 else { throw Unsure() }
+        seen |= 1 << member.rawValue
+        switch member {
+        case .format:
+          let format = try reader.integer64()
+          guard format >= 1, format <= Int64(SceneSnapshot.currentFormatVersion) else {
+            throw Unsure()
+          }
+          hasFormat = true
+        case .routeSchemaVersion:
+          // Neither below 1 (unreadable) nor above the manifest's (a newer schema drops it all).
+          let version = reader.takeNull() ? 1 : try reader.integer64()
+          guard version >= 1, version <= Int64(manifest.schemaVersion) else { throw Unsure() }
+        case .appBuild:
+          if !reader.takeNull() { try Self.skipString(&reader) }
+        case .savedAt:
+          let range = try reader.rawString()
+          // The form Waypoint writes read on its bytes first: a date it reads, the string's
+          // reading gives too.
+          guard
+            ISO8601Seconds.parse(secondsForm: UnsafeRawBufferPointer(rebasing: reader.bytes[range]))
+              != nil || ISO8601Seconds.parse(reader.text(in: range)) != nil
           else { throw Unsure() }
-          stackNames.append(name)
-          try reader.expect(UInt8(ascii: "["))
-          try reader.enter()
-          defer { reader.leave() }
-          if reader.take(UInt8(ascii: "]")) { return }
-          repeat {
+          hasSavedAt = true
+        case .stacks:
+          if reader.takeNull() { break }
+          routes += try stacks(&reader)
+        case .selectedTab, .sheet:
+          if !reader.takeNull() {
             try route(&reader)
             routes += 1
-          } while reader.take(UInt8(ascii: ","))
-          try reader.expect(UInt8(ascii: "]"))
+          }
+        case .split:
+          if reader.takeNull() { break }
+          routes += try split(&reader)
         }
-      case .selectedTab, .sheet:
-        if !reader.takeNull() {
-          try route(&reader)
-          routes += 1
-        }
-      case .split:
-        guard !reader.takeNull() else { return }
-        routes += try split(&reader)
-      }
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
     }
     guard hasFormat, hasSavedAt else { throw Unsure() }
+    return routes
+  }
+
+  /// The stacks: each name once, each route kept; their number of routes. Read in loops of its
+  /// own, not in closures (which copied the predictor, its arrays retained, for every stack).
+  private mutating func stacks(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure)
+    -> Int
+  {
+    typealias Unsure = StrictJSONReader.Unsure
+    var routes = 0
+    stackNames.removeAll(keepingCapacity: true)
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.enter()
+    defer { reader.leave() }
+    if reader.take(UInt8(ascii: "}")) { return 0 }
+    repeat {
+      // Names compared as bytes: only ASCII ones (all keys are, see `members`) compare as the
+      // strict reader's strings do.
+      let name = try reader.asciiRawString()
+      try reader.expect(UInt8(ascii: ":"))
+      for other in stackNames where reader.bytes(in: other, equalBytesIn: name) {
+        throw Unsure()
+      }
+      stackNames.append(name)
+      try reader.expect(UInt8(ascii: "["))
+      try reader.enter()
+      if !reader.take(UInt8(ascii: "]")) {
+        repeat {
+          try route(&reader)
+          routes += 1
+        } while reader.take(UInt8(ascii: ","))
+        try reader.expect(UInt8(ascii: "]"))
+      }
+      reader.leave()
+    } while reader.take(UInt8(ascii: ","))
+    try reader.expect(UInt8(ascii: "}"))
     return routes
   }
 
@@ -147,6 +187,7 @@ package struct FastPrediction {
   /// One route: its tag known, its version the current one, its payload certainly matching.
   private mutating func route(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
     typealias Unsure = StrictJSONReader.Unsure
+    if try plainRoute(&reader) { return }
     var tag: Range<Int>?
     var version: Int64?
     // The payload's string, its bytes as written (matched without unescaping them).
@@ -157,26 +198,38 @@ package struct FastPrediction {
     // tag is matched against it as it is read (its end found by that reading), and against its
     // own tag's shape afterwards only when that is another.
     let guess = lastTag < tags.count ? tags[lastTag].route?.node : nil
-    try Self.members(&reader) { reader, key throws(Unsure) in
-      if reader.bytes(in: key, are: "tag") {
-        guard tag == nil else { throw Unsure() }
-        tag = try reader.rawString()
-      } else if reader.bytes(in: key, are: "json") {
-        guard payload == nil else { throw Unsure() }
-        if tag == nil, let guess, let range = speculate(guess, &reader) {
-          payload = range
-          matched = guess
+    // The members read in a loop of this function's own (in a closure, reading the payload
+    // copied the predictor).
+    try reader.expect(UInt8(ascii: "{"))
+    try reader.enter()
+    if !reader.take(UInt8(ascii: "}")) {
+      repeat {
+        // Keys in ASCII only: every key is compared with ASCII names (see `members`).
+        let key = try reader.asciiRawString()
+        try reader.expect(UInt8(ascii: ":"))
+        let word = reader.prefixWord(in: key)
+        if key.count == 3, word == Self.tagKey {
+          guard tag == nil else { throw Unsure() }
+          tag = try reader.rawString()
+        } else if key.count == 4, word == Self.jsonKey {
+          guard payload == nil else { throw Unsure() }
+          if tag == nil, let guess, let range = speculate(guess, &reader) {
+            payload = range
+            matched = guess
+          } else {
+            payload = try Self.escapedString(&reader)
+          }
+        } else if key.count == 7, word == Self.versionKey {
+          guard version == nil else { throw Unsure() }
+          // A missing or null version is 1.
+          version = reader.takeNull() ? 1 : try reader.integer64()
         } else {
-          payload = try Self.escapedString(&reader)
+          throw Unsure()
         }
-      } else if reader.bytes(in: key, are: "version") {
-        guard version == nil else { throw Unsure() }
-        // A missing or null version is 1.
-        version = reader.takeNull() ? 1 : try reader.integer64()
-      } else {
-        throw Unsure()
-      }
+      } while reader.take(UInt8(ascii: ","))
+      try reader.expect(UInt8(ascii: "}"))
     }
+    reader.leave()
     guard let tag, let payload, let current = current(tag, reader),
       current.version == version ?? 1,
       matched == current.node
@@ -184,6 +237,48 @@ package struct FastPrediction {
           current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
           limits: limits)
     else { throw Unsure() }
+  }
+
+  /// A route as Waypoint writes it, `{"json":"…","tag":"…"}` (no spaces, no version), of the last
+  /// route's tag (a version-1 route of the manifest), its payload certainly matching that tag's
+  /// shape: read by comparing its bytes where they are, to the same answer and the same place as
+  /// the members' reading of ``route(_:)``. `false`, the reader unmoved, for any other bytes
+  /// (``route(_:)`` reads them).
+  @inline(__always)
+  private func plainRoute(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure)
+    -> Bool
+  {
+    guard lastTag < tags.count, let current = tags[lastTag].route, current.version == 1 else {
+      return false
+    }
+    reader.skipSpace()
+    let start = reader.index
+    guard reader.eightBytes(at: start) == Self.routeOpening else { return false }
+    // As the members' reading enters the route's object.
+    try reader.enter()
+    defer { reader.leave() }
+    reader.index = start + 8
+    // The payload's string as `route(_:)` reads it when its tag comes after it.
+    guard speculate(current.node, &reader) != nil,
+      let next = reader.eightBytes(at: reader.index),
+      next & 0x00FF_FFFF_FFFF_FFFF == Self.tagMember
+    else {
+      reader.index = start
+      return false
+    }
+    // The tag's bytes were read by `rawString()` when the tag was first met: plain in a string.
+    reader.index += 7
+    guard
+      reader.takeName(
+        tags[lastTag].bytes, of: tagText, prefix: tags[lastTag].prefix)
+        != nil,
+      reader.index < reader.bytes.count, reader.byte(at: reader.index) == UInt8(ascii: "}")
+    else {
+      reader.index = start
+      return false
+    }
+    reader.index += 1
+    return true
   }
 
   /// The payload string at the reader, matched against the shape compiled as `node` as it is
@@ -210,10 +305,12 @@ package struct FastPrediction {
     -> (version: Int64, node: Int)?
   {
     // The tag of the last route first: a document's routes mostly share one.
-    if lastTag < tags.count, reader.bytes(in: range, equalBytes: tags[lastTag].bytes) {
+    if lastTag < tags.count, reader.bytes(in: range, equalBytesIn: tags[lastTag].bytes, of: tagText)
+    {
       return tags[lastTag].route
     }
-    for (index, entry) in tags.enumerated() where reader.bytes(in: range, equalBytes: entry.bytes) {
+    for (index, entry) in tags.enumerated()
+    where reader.bytes(in: range, equalBytesIn: entry.bytes, of: tagText) {
       lastTag = index
       return entry.route
     }
@@ -226,9 +323,24 @@ package struct FastPrediction {
         node: shapes.compile(route.shape, references: manifest.shape(ofTag:))
       )
     }
-    tags.append((Array(name.utf8), route))
+    let start = tagText.count
+    tagText += name.utf8
+    tags.append((start..<tagText.count, StrictJSONReader.packed(name.utf8), route))
     return route
   }
+
+  // Words packed as `StrictJSONReader.packed(_:)` packs them, written out (a `static let` is
+  // checked for its initialization at every use); `FastPredictionTests` compares them.
+  /// `{"json":`, the start of a route as Waypoint writes it.
+  static var routeOpening: UInt64 { 0x3A22_6E6F_736A_227B }
+  /// `,"tag":`, between a route's payload and its tag as Waypoint writes them.
+  static var tagMember: UInt64 { 0x3A_2267_6174_222C }
+  /// `tag`.
+  static var tagKey: UInt64 { 0x67_6174 }
+  /// `json`.
+  static var jsonKey: UInt64 { 0x6E6F_736A }
+  /// `version`.
+  static var versionKey: UInt64 { 0x6E_6F69_7372_6576 }
 
   private static let splitNames = [
     "sidebar", "content", "columnVisibility", "preferredCompactColumn",
@@ -279,7 +391,8 @@ package struct FastPrediction {
     try reader.skipValue()
   }
 
-  /// An object's members: `body` gets each key (no escapes) and consumes its value.
+  /// An object's members: `body` gets each key (no escapes, ASCII only: every key read here is
+  /// compared with ASCII names) and consumes its value.
   @inline(__always)
   private static func members(
     _ reader: inout StrictJSONReader,
@@ -290,7 +403,7 @@ package struct FastPrediction {
     defer { reader.leave() }
     if reader.take(UInt8(ascii: "}")) { return }
     repeat {
-      let key = try reader.rawString()
+      let key = try reader.asciiRawString()
       try reader.expect(UInt8(ascii: ":"))
       try body(&reader, key)
     } while reader.take(UInt8(ascii: ","))

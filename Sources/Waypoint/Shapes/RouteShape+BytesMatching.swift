@@ -40,7 +40,8 @@ package struct BytesShapes {
 
   enum Node {
     case string
-    case integer(RouteShape.IntegerType)
+    /// An integer within the bounds of its type (``bounds(of:)``).
+    case integer(ClosedRange<Int64>)
     /// `Double`, `Float`, `Date`: any plain integer is read.
     case number
     case bool
@@ -63,15 +64,27 @@ package struct BytesShapes {
     case unsure
   }
 
+  /// A name's bytes in ``text``, and the first eight of them as one word
+  /// (``StrictJSONReader/prefixWord(in:)``), to compare most names in one test.
+  struct Name {
+    var bytes: Range<Int>
+    var prefix: UInt64
+    /// ``StrictJSONReader/mask(count:)`` of the name's length.
+    var mask: UInt64
+    /// Whether the name is written as it is inside a string (no quote, backslash or control
+    /// character), so that a key is recognised by comparing the bytes where it is
+    /// (``StrictJSONReader/takeName(_:of:prefix:)``) before scanning it.
+    var isPlain: Bool
+  }
+
   struct Field {
-    /// The name's bytes in ``text``.
-    var name: Range<Int>
+    var name: Name
     var node: Int
     var isRequired: Bool
   }
 
   struct Case {
-    var name: Range<Int>
+    var name: Name
     /// The fields in ``fields``.
     var fields: Range<Int>
   }
@@ -79,7 +92,7 @@ package struct BytesShapes {
   private(set) var nodes: [Node] = []
   private var fields: [Field] = []
   private var cases: [Case] = []
-  private var names: [Range<Int>] = []
+  private var names: [Name] = []
   private var integers: [Int64] = []
   private var text: [UInt8] = []
   /// The node of each tag compiled (or being compiled) for a reference.
@@ -112,7 +125,7 @@ package struct BytesShapes {
   private mutating func node(_ shape: RouteShape, references: (String) -> RouteShape?) -> Node {
     switch shape {
     case .string: return .string
-    case .integer(let type): return .integer(type)
+    case .integer(let type): return .integer(Self.bounds(of: type))
     case .double, .date, .float: return .number
     case .bool: return .bool
     case .uuid: return .uuid
@@ -134,7 +147,7 @@ package struct BytesShapes {
       self.cases += compiled
       return .enumeration(start..<self.cases.count)
     case .stringEnum(let values):
-      var ranges: [Range<Int>] = []
+      var ranges: [Name] = []
       for value in values {
         // Compared as bytes: only ASCII compares as `String` does.
         guard let range = name(value) else { return .unsure }
@@ -173,11 +186,33 @@ package struct BytesShapes {
 
   /// An ASCII name stored in ``text``; `nil` for any other (a lookup by `String` finds
   /// `"\u{212A}"`, the Kelvin sign, under `"K"`).
-  private mutating func name(_ name: String) -> Range<Int>? {
+  private mutating func name(_ name: String) -> Name? {
     guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     let start = text.count
     text += name.utf8
-    return start..<text.count
+    return Name(
+      bytes: start..<text.count, prefix: StrictJSONReader.packed(name.utf8),
+      mask: StrictJSONReader.mask(count: name.utf8.count),
+      isPlain: name.utf8.allSatisfy {
+        $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+      })
+  }
+
+  /// The values of `type` in 64 bits: a value it holds (``RouteShape/IntegerType/holds(_:)``) is
+  /// one within them.
+  static func bounds(of type: RouteShape.IntegerType) -> ClosedRange<Int64> {
+    switch type {
+    case .int: Int64(Int.min)...Int64(Int.max)
+    case .int8: Int64(Int8.min)...Int64(Int8.max)
+    case .int16: Int64(Int16.min)...Int64(Int16.max)
+    case .int32: Int64(Int32.min)...Int64(Int32.max)
+    case .int64: Int64.min...Int64.max
+    case .uint: 0...(Int64(exactly: UInt.max) ?? Int64.max)
+    case .uint8: 0...Int64(UInt8.max)
+    case .uint16: 0...Int64(UInt16.max)
+    case .uint32: 0...Int64(UInt32.max)
+    case .uint64: 0...Int64.max
+    }
   }
 
   /// Whether the payload `bytes` certainly matches the shape compiled as `node`.
@@ -239,8 +274,8 @@ package struct BytesShapes {
     switch nodes[node] {
     case .string:
       _ = try reader.rawString()
-    case .integer(let type):
-      guard type.holds(try reader.integer64()) else { throw Unsure() }
+    case .integer(let bounds):
+      guard bounds.contains(try reader.integer64()) else { throw Unsure() }
     case .number:
       // A plain integer is always read (ShapeMatcher's checkNumber says so first).
       _ = try reader.integer64()
@@ -301,23 +336,91 @@ package struct BytesShapes {
     }
   }
 
-  /// Whether the payload's bytes in `range` are those of `name` in ``text``.
-  private func same(_ range: Range<Int>, _ reader: StrictJSONReader, _ name: Range<Int>) -> Bool {
-    guard range.count == name.count else { return false }
-    var offset = 0
-    while offset < name.count {
-      guard reader.byte(at: range.lowerBound + offset) == text[name.lowerBound + offset] else {
-        return false
-      }
+  /// ``accept(_:_:hops:)`` of a field's value, its usual kinds (an integer, a string) read here
+  /// without another call.
+  @inline(__always)
+  private func acceptField(_ node: Int, _ reader: inout StrictJSONReader) throws(Unsure) {
+    switch nodes[node] {
+    case .integer(let bounds):
+      guard bounds.contains(try reader.integer64()) else { throw Unsure() }
+    case .string:
+      _ = try reader.rawString()
+    default:
+      try accept(node, &reader, hops: 0)
+    }
+  }
+
+  /// Whether the payload's bytes in `range` are those of `name`.
+  @inline(__always)
+  private func same(_ range: Range<Int>, _ reader: StrictJSONReader, _ name: Name) -> Bool {
+    guard range.count == name.bytes.count, reader.prefixWord(in: range) == name.prefix else {
+      return false
+    }
+    // Past the first eight bytes, which the word compared.
+    var offset = 8
+    while offset < range.count {
+      guard reader.byte(at: range.lowerBound + offset) == text[name.bytes.lowerBound + offset]
+      else { return false }
       offset += 1
     }
     return true
   }
 
+  /// The key at the reader when it is the plain name of one of `fields` not yet `seen` (the first
+  /// such), recognised where it is, with that field's position, the reader then after it, its
+  /// colon and the spaces after that, as after ``key(_:)``; `nil`, the reader after the spaces
+  /// before it, when not.
+  @inline(__always)
+  private func knownKey(
+    _ fields: Range<Int>, unseen seen: UInt64, _ reader: inout StrictJSONReader
+  ) throws(Unsure) -> (position: Int, key: Range<Int>)? {
+    reader.skipSpace()
+    guard let opening = reader.nameOpening() else { return nil }
+    for position in fields where seen & Self.bit(position, of: fields) == 0 {
+      let name = self.fields[position].name
+      guard name.isPlain,
+        let key = reader.takeName(
+          at: opening, name.bytes, of: text, prefix: name.prefix, mask: name.mask)
+      else { continue }
+      try reader.expect(UInt8(ascii: ":"))
+      reader.skipSpace()
+      return (position, key)
+    }
+    return nil
+  }
+
+  /// The bit of the field at `position` of `fields` (at most 64) in a set of fields.
+  @inline(__always)
+  private static func bit(_ position: Int, of fields: Range<Int>) -> UInt64 {
+    1 &<< UInt64(truncatingIfNeeded: position &- fields.lowerBound)
+  }
+
+  /// The first of `cases` whose plain name is the key at the reader, recognised where it is, and
+  /// the key's range, the reader then as after ``key(_:)``; `nil`, the reader after the spaces
+  /// before it, when there is none.
+  @inline(__always)
+  private func knownCase(_ cases: Range<Int>, _ reader: inout StrictJSONReader) throws(Unsure)
+    -> (position: Int, key: Range<Int>)?
+  {
+    reader.skipSpace()
+    guard let opening = reader.nameOpening() else { return nil }
+    for position in cases {
+      let name = self.cases[position].name
+      guard name.isPlain,
+        let key = reader.takeName(
+          at: opening, name.bytes, of: text, prefix: name.prefix, mask: name.mask)
+      else { continue }
+      try reader.expect(UInt8(ascii: ":"))
+      reader.skipSpace()
+      return (position, key)
+    }
+    return nil
+  }
+
   /// A key compared with names: ASCII only (see ``name(_:)``).
+  @inline(__always)
   private func key(_ reader: inout StrictJSONReader) throws(Unsure) -> Range<Int> {
-    let key = try reader.rawString()
-    for offset in key where reader.byte(at: offset) >= 0x80 { throw Unsure() }
+    let key = try reader.asciiRawString()
     try reader.expect(UInt8(ascii: ":"))
     reader.skipSpace()
     return key
@@ -335,17 +438,29 @@ package struct BytesShapes {
     var seen: UInt64 = 0
     if !reader.take(UInt8(ascii: "}")) {
       repeat {
-        let key = try key(&reader)
+        // A key naming a field is mostly recognised where it is (the fields before the first of
+        // its name, which it is not, need no comparing again); any other is scanned.
+        let key: Range<Int>
+        var first = fields.lowerBound
+        // The field recognised, whose name needs no comparing again.
+        var recognised = -1
+        if let known = try knownKey(fields, unseen: seen, &reader) {
+          (first, key) = known
+          recognised = first
+        } else {
+          key = try self.key(&reader)
+        }
         let start = reader.index
         var end: Int?
         // Every field of that name reads this member (a shape may name a field twice).
-        for position in fields where seen & (1 << (position - fields.lowerBound)) == 0 {
+        for position in first..<fields.upperBound
+        where seen & Self.bit(position, of: fields) == 0 {
           let field = self.fields[position]
-          guard same(key, reader, field.name) else { continue }
-          seen |= 1 << (position - fields.lowerBound)
+          guard position == recognised || same(key, reader, field.name) else { continue }
+          seen |= Self.bit(position, of: fields)
           reader.index = start
           if field.isRequired || !reader.takeNull() {
-            try accept(field.node, &reader, hops: 0)
+            try acceptField(field.node, &reader)
           }
           end = reader.index
         }
@@ -358,7 +473,7 @@ package struct BytesShapes {
       try reader.expect(UInt8(ascii: "}"))
     }
     for position in fields
-    where seen & (1 << (position - fields.lowerBound)) == 0 && self.fields[position].isRequired {
+    where seen & Self.bit(position, of: fields) == 0 && self.fields[position].isRequired {
       throw Unsure()
     }
   }
@@ -374,8 +489,17 @@ package struct BytesShapes {
     var chosen: Range<Int>?
     if !reader.take(UInt8(ascii: "}")) {
       repeat {
-        let key = try key(&reader)
-        if let named = cases.first(where: { same(key, reader, self.cases[$0].name) }) {
+        // A key naming a case is mostly recognised where it is; any other is scanned and
+        // compared (a name that is not plain is no key without escapes).
+        let key: Range<Int>
+        let named: Int?
+        if let known = try knownCase(cases, &reader) {
+          (named, key) = (known.position, known.key)
+        } else {
+          key = try self.key(&reader)
+          named = cases.first(where: { same(key, reader, self.cases[$0].name) })
+        }
+        if let named {
           if let chosen {
             // A second key naming a case: only a repetition of the chosen one (which is not
             // read) is sure.
