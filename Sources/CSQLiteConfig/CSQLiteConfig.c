@@ -11,12 +11,21 @@ int waypoint_sqlite3_db_config_int(void *db, int op, int value, int *result) {
 /// The size of the WAL-index header, of which the index holds two copies, one after the other.
 enum { waypoint_wal_index_header_size = 48 };
 
-int waypoint_wal_index_header(void *db, unsigned char *header) {
+void *waypoint_main_file(void *db) {
     sqlite3_file *file = 0;
-    if (sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK
-        || file == 0) {
-        return SQLITE_NOTFOUND;
+    if (sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK) {
+        return 0;
     }
+    return file;
+}
+
+int waypoint_wal_index_header(void *db, unsigned char *header) {
+    return waypoint_wal_index_header_of_file(waypoint_main_file(db), header);
+}
+
+int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header) {
+    sqlite3_file *file = (sqlite3_file *)main_file;
+    if (file == 0) return SQLITE_NOTFOUND;
     const sqlite3_io_methods *methods = file->pMethods;
     if (methods == 0 || methods->iVersion < 2 || methods->xShmMap == 0
         || methods->xShmBarrier == 0) {

@@ -21,4 +21,12 @@ int waypoint_sqlite3_db_config_int(void *db, int op, int value, int *result);
 /// VFS's error.
 int waypoint_wal_index_header(void *db, unsigned char *header);
 
+/// The `sqlite3_file *` of `db`'s main database (`SQLITE_FCNTL_FILE_POINTER`), or NULL. SQLite
+/// keeps it, at the same address, for as long as the connection is open.
+void *waypoint_main_file(void *db);
+
+/// ``waypoint_wal_index_header`` for the main database file that `waypoint_main_file` gave (NULL
+/// answers `SQLITE_NOTFOUND`): the same reads, without looking the file up again.
+int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header);
+
 #endif

@@ -38,8 +38,23 @@ final class Database {
   /// at the first check.
   private var moveWatch: FileWatch.Registration?
   private var moveWatchStarted = false
-  /// When ``hasMoved()`` next asks SQLite whatever the watch says.
-  private var fullMoveCheckDue = ContinuousClock.now
+  /// When ``hasMoved()`` next asks SQLite whatever the watch says
+  /// (``monotonicNanoseconds()``).
+  private var fullMoveCheckDue: UInt64 = 0
+
+  /// A monotonic clock in nanoseconds, for ``hasMoved()``'s once a second: on Linux the coarse
+  /// clock (a few milliseconds of resolution, read without the hardware counter).
+  private static func monotonicNanoseconds() -> UInt64 {
+    #if os(Linux)
+      var time = timespec()
+      // A clock that cannot be read makes every check a full one.
+      guard clock_gettime(CLOCK_MONOTONIC_COARSE, &time) == 0 else { return .max }
+      return UInt64(truncatingIfNeeded: time.tv_sec) &* 1_000_000_000
+        &+ UInt64(truncatingIfNeeded: time.tv_nsec)
+    #else
+      return DispatchTime.now().uptimeNanoseconds
+    #endif
+  }
 
   #if DEBUG
     /// Faults to inject in place of real calls (tests only).
@@ -123,6 +138,7 @@ final class Database {
     control.removeAll()
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
+    mainFile = nil
     moveWatch?.cancel()
     moveWatch = nil
   }
@@ -222,11 +238,14 @@ final class Database {
     /// Reads the header of `db`'s WAL index; `nil` when it cannot be read whole.
     fileprivate static func read(_ db: Database) -> WALIndexHeader? {
       guard let handle = db.handle else { return nil }
+      // The main file, looked up once for the connection (SQLite keeps it while it is open).
+      if db.mainFile == nil { db.mainFile = waypoint_main_file(UnsafeMutableRawPointer(handle)) }
+      let file = db.mainFile
       var header = WALIndexHeader()
       let code = db.call(.walIndex, sql: nil) {
         withUnsafeMutableBytes(of: &header.words) { bytes in
-          waypoint_wal_index_header(
-            UnsafeMutableRawPointer(handle), bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+          waypoint_wal_index_header_of_file(
+            file, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
       }
       return code == SQLITE_OK ? header : nil
@@ -238,6 +257,10 @@ final class Database {
   /// the journal is not in WAL mode (where SQLite has no WAL index mapped, and asking for it would
   /// make one).
   func walIndexHeader() -> WALIndexHeader? { inWALMode ? WALIndexHeader.read(self) : nil }
+
+  /// The main database's `sqlite3_file`, found at the first read of the WAL-index header; `nil`
+  /// once closed.
+  fileprivate var mainFile: UnsafeMutableRawPointer?
 
   /// Whether the journal is in WAL mode, as ``setJournalMode(_:)`` last found it.
   private(set) var inWALMode = false
@@ -379,7 +402,7 @@ final class Database {
   /// nothing happen to the file and the last one, less than a second ago, found it in place.
   func hasMoved() -> Bool {
     guard let handle else { return false }
-    let now = ContinuousClock.now
+    let now = Self.monotonicNanoseconds()
     if let moveWatch {
       if !moveWatch.takeEvents() {
         if now < fullMoveCheckDue { return false }
@@ -409,7 +432,7 @@ final class Database {
     // Only a check that found the file in place lets the next ones rely on the watch for a
     // second: after a failing call (the events it was to judge are taken) or a file found moved
     // (which sends no new event to say it is still gone), the next check asks SQLite again.
-    fullMoveCheckDue = code == SQLITE_OK && moved == 0 ? now.advanced(by: .seconds(1)) : now
+    fullMoveCheckDue = code == SQLITE_OK && moved == 0 ? now &+ 1_000_000_000 : now
     return code == SQLITE_OK && moved != 0
   }
 
