@@ -374,10 +374,20 @@ package struct BytesShapes {
   private func knownKey(
     _ fields: Range<Int>, unseen seen: UInt64, _ reader: inout StrictJSONReader
   ) throws(Unsure) -> (position: Int, key: Range<Int>)? {
+    try knownName(fields, unseen: seen, { self.fields[$0].name }, &reader)
+  }
+
+  /// The first of `positions` not yet `seen` whose plain name (`name(position)`) is the key at the
+  /// reader, recognised where it is, as ``knownKey(_:unseen:_:)`` and ``knownCase(_:_:)`` say.
+  @inline(__always)
+  private func knownName(
+    _ positions: Range<Int>, unseen seen: UInt64, _ name: (Int) -> Name,
+    _ reader: inout StrictJSONReader
+  ) throws(Unsure) -> (position: Int, key: Range<Int>)? {
     reader.skipSpace()
     guard let opening = reader.nameOpening() else { return nil }
-    for position in fields where seen & Self.bit(position, of: fields) == 0 {
-      let name = self.fields[position].name
+    for position in positions where seen & Self.bit(position, of: positions) == 0 {
+      let name = name(position)
       guard name.isPlain,
         let key = reader.takeName(
           at: opening, name.bytes, of: text, prefix: name.prefix, mask: name.mask)
@@ -402,19 +412,7 @@ package struct BytesShapes {
   private func knownCase(_ cases: Range<Int>, _ reader: inout StrictJSONReader) throws(Unsure)
     -> (position: Int, key: Range<Int>)?
   {
-    reader.skipSpace()
-    guard let opening = reader.nameOpening() else { return nil }
-    for position in cases {
-      let name = self.cases[position].name
-      guard name.isPlain,
-        let key = reader.takeName(
-          at: opening, name.bytes, of: text, prefix: name.prefix, mask: name.mask)
-      else { continue }
-      try reader.expect(UInt8(ascii: ":"))
-      reader.skipSpace()
-      return (position, key)
-    }
-    return nil
+    try knownName(cases, unseen: 0, { self.cases[$0].name }, &reader)
   }
 
   /// A key compared with names: ASCII only (see ``name(_:)``).
