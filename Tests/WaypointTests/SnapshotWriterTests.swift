@@ -178,4 +178,17 @@ struct SnapshotWriterTests {
       ISO8601Seconds.parse("2026-11-29T13:00:00+01:00")
         == Date(timeIntervalSince1970: 1_796_040_000 - 86_400 * 1))
   }
+
+  @Test("a save time with a fraction of a second reads rounded down, and writes back as it reads")
+  func fractionOfASecond() throws {
+    #expect(
+      ISO8601Seconds.parse("2026-12-01T04:09:01.5Z") == Date(timeIntervalSince1970: 1_796_098_141))
+    // A one-digit seconds field with a fraction, which the fuzzer found: Foundation reads it.
+    let document = Data(
+      #"{"format":1,"routeSchemaVersion":1,"savedAt":"2026-12-01T04:09:1.5Z","stacks":{}}"#.utf8)
+    let snapshot = try SceneSnapshot(decoding: document, limits: .default)
+    #expect(snapshot.metadata.savedAt == Date(timeIntervalSince1970: 1_796_098_141))
+    let again = try SceneSnapshot(decoding: snapshot.encoded(), limits: .default)
+    #expect(again == snapshot)
+  }
 }

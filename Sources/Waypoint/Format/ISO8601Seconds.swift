@@ -45,14 +45,16 @@ package enum ISO8601Seconds {
   /// The date of a valid `YYYY-MM-DDTHH:MM:SSZ`, or of any other ISO 8601 form Foundation reads;
   /// `nil` for anything else, including impossible dates in the seconds form (`2026-02-30…`) and
   /// dates outside the years 0000–9999 that ``format(_:)`` could not write back
-  /// (`20221-06-01T04:09:15Z`, which Foundation reads).
+  /// (`20221-06-01T04:09:15Z`, which Foundation reads). A form with a fraction of a second
+  /// (`04:09:01.5Z`) gives its time rounded down to whole seconds, as the format stores it, so that
+  /// the date writes back as it reads.
   static func parse(_ text: String) -> Date? {
     guard let date = parseAnyYear(text) else { return nil }
     let interval = date.timeIntervalSince1970
     guard interval >= Double(representable.lowerBound),
       interval < Double(representable.upperBound) + 1
     else { return nil }
-    return date
+    return Date(timeIntervalSince1970: interval.rounded(.down))
   }
 
   /// The date of 20 bytes of the form ``format(_:)`` writes, `YYYY-MM-DDTHH:MM:SSZ`, read without
