@@ -139,7 +139,11 @@ final class FileWatch: @unchecked Sendable {
 
     /// Reads every queued event and marks the registrations it concerns. Call with `lock` held.
     private func drain() {
-      withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+      // On the stack: a temporary allocation over 1 KiB went to the heap (an aligned `malloc` and
+      // its `free` on every check). The events read have no name (the watches are on the files
+      // and folders themselves), 16 bytes each; the buffer still holds one with the longest name
+      // (16 + NAME_MAX + 1 bytes), so that `read` never fails with EINVAL for a buffer too small.
+      withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { buffer in
         while true {
           let count = read(descriptor, buffer.baseAddress, buffer.count)
           if count < 0 && errno == EINTR { continue }
