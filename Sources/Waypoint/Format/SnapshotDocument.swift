@@ -177,7 +177,18 @@ extension SceneSnapshot {
     }
     writer.key(literal: "stacks")
     writer.beginObject()
-    for (name, records) in stacks.sorted(by: { $0.key < $1.key }) {
+    // A scene has a few stacks: their places in the dictionary put in name order by insertion,
+    // without the general sort's code and its array of copied pairs.
+    var order: [Dictionary<String, [RouteRecord]>.Index] = []
+    order.reserveCapacity(stacks.count)
+    for place in stacks.indices {
+      let name = stacks[place].key
+      var slot = order.count
+      while slot > 0, name < stacks[order[slot - 1]].key { slot -= 1 }
+      order.insert(place, at: slot)
+    }
+    for place in order {
+      let (name, records) = stacks[place]
       writer.key(name)
       writer.beginArray()
       // Borrowed where they stand: a record copied out retains and releases its strings.
@@ -189,7 +200,7 @@ extension SceneSnapshot {
     }
     writer.endObject()
     writer.endObject()
-    return (writer.data, savedAt)
+    return (writer.finish(), savedAt)
   }
 
   /// The fixed text around a route record's strings.

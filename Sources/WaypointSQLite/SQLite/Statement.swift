@@ -49,6 +49,22 @@ final class Statement {
     guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
   }
 
+  /// Binds `bytes` as UTF-8 text to the parameter at `index` without SQLite copying them
+  /// (`SQLITE_STATIC`), with their byte length (a NUL inside is kept): as with
+  /// ``bind(borrowing:at:)``, the caller keeps them alive and unchanged until the statement is
+  /// reset.
+  func bind(borrowingText bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+    let code = database.call(.bind, sql: sql) {
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        // An empty text still needs a non-NULL pointer, or it would bind as NULL.
+        sqlite3_bind_text64(
+          handle, index, chars.baseAddress ?? UnsafePointer(bitPattern: 1), UInt64(chars.count),
+          nil, UInt8(SQLITE_UTF8))
+      }
+    }
+    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+  }
+
   /// Binds one value to the parameter at `index` (the first is 1).
   func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
     let code = database.call(.bind, sql: sql) {

@@ -183,17 +183,22 @@ extension SnapshotStore {
         INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
         VALUES (?, ?, ?, ?, ?, ?)
         """)
-    // The document is bound where it is, not copied by SQLite, and the statement reset (which
-    // clears the binding) before the closure that lends its bytes returns.
-    let stepped = document.withUnsafeBytes { bytes -> SQLiteError? in
-      defer { statement.reset() }
-      do throws(SQLiteError) {
-        try bindColumns(metadata: metadata, scene: scene, to: statement, at: 1)
-        try statement.bind(borrowing: bytes, at: 6)
-        _ = try statement.step()
-        return nil
-      } catch {
-        return error
+    // The scene id and the document are bound where they are, not copied by SQLite, and the
+    // statement reset (which clears the bindings) before the closures that lend their bytes
+    // return.
+    var scene = scene
+    let stepped = scene.withUTF8 { sceneBytes in
+      document.withUnsafeBytes { bytes -> SQLiteError? in
+        defer { statement.reset() }
+        do throws(SQLiteError) {
+          try statement.bind(borrowingText: sceneBytes, at: 1)
+          try bindMetadata(metadata, to: statement, at: 2)
+          try statement.bind(borrowing: bytes, at: 6)
+          _ = try statement.step()
+          return nil
+        } catch {
+          return error
+        }
       }
     }
     if let stepped { throw stepped }
@@ -216,10 +221,17 @@ extension SnapshotStore {
     metadata: SnapshotMetadata, scene: String, to statement: Statement, at first: Int32
   ) throws(SQLiteError) {
     try statement.bind(.text(scene), at: first)
-    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: first + 1)
-    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: first + 2)
-    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: first + 3)
-    try statement.bind(.text(metadata.appBuild), at: first + 4)
+    try bindMetadata(metadata, to: statement, at: first + 1)
+  }
+
+  /// Binds a row's `saved_at, format, route_schema_version, app_build` from parameter `first` on.
+  private static func bindMetadata(
+    _ metadata: SnapshotMetadata, to statement: Statement, at first: Int32
+  ) throws(SQLiteError) {
+    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: first)
+    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: first + 1)
+    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: first + 2)
+    try statement.bind(.text(metadata.appBuild), at: first + 3)
   }
 
   /// Trims the scene's history to its `retention` newest unquarantined snapshots (quarantined ones
