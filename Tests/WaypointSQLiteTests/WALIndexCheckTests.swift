@@ -29,6 +29,9 @@ final class SeamLog: @unchecked Sendable {
     lock.withLock { calls.filter { $0.0 == .step && $0.1 == "PRAGMA data_version" }.count }
   }
 
+  /// How many statements were stepped.
+  var steps: Int { lock.withLock { calls.filter { $0.0 == .step }.count } }
+
   /// How many reads of the WAL index's header were made.
   var headerReads: Int { lock.withLock { calls.filter { $0.0 == .walIndex }.count } }
 
@@ -84,6 +87,40 @@ struct WALIndexCheckTests {
     #expect(
       !(try store.save(try snapshot([.home, .item(id: 11)], savedAt: date + 31), scene: "A").wrote))
     #expect(log.dataVersionReads == 0)
+  }
+
+  @Test(
+    "the cache remembers its capacity of scenes; past it, the scene learned of first is looked up again and still not written"
+  )
+  func capacityForgetsTheOldestScene() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let log = SeamLog()
+    store.injectFaults(log.injector())
+    let scenes = (0...LatestSnapshotCache.capacity).map { "scene-\($0)" }
+    for (index, scene) in scenes.enumerated() {
+      _ = try store.save(try snapshot([.home, .item(id: index)], savedAt: date), scene: scene)
+    }
+    // The last scene is remembered: its unchanged state is answered without a statement.
+    log.reset()
+    let last = scenes.count - 1
+    #expect(
+      !(try store.save(
+        try snapshot([.home, .item(id: last)], savedAt: date + 1), scene: scenes[last]
+      ).wrote))
+    #expect(log.steps == 0)
+    // The first was forgotten: its latest snapshot is read in a transaction, and the unchanged
+    // state is still found unchanged.
+    #expect(
+      !(try store.save(try snapshot([.home, .item(id: 0)], savedAt: date + 1), scene: scenes[0])
+        .wrote))
+    #expect(log.steps > 0)
+    // Remembered again now (another scene forgotten in its place): answered as the last was.
+    log.reset()
+    #expect(
+      !(try store.save(try snapshot([.home, .item(id: 0)], savedAt: date + 2), scene: scenes[0])
+        .wrote))
+    #expect(log.steps == 0)
+    #expect(try store.history(scene: scenes[0]).count == 1)
   }
 
   @Test(

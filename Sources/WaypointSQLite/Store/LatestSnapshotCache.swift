@@ -41,24 +41,20 @@ final class LatestSnapshotCache {
   }
 
   /// A scene id, told apart from others by its UTF-8 bytes (``SceneID``), where Swift's `String`
-  /// equality would take "café" in NFC and in NFD for one scene. Hashed in one call over the bytes;
-  /// made without copying them (a save makes one for every lookup).
-  struct Key: Hashable {
+  /// equality would take "café" in NFC and in NFD for one scene. Made without copying the bytes (a
+  /// save makes one for every lookup).
+  struct Key {
     let scene: String
 
     init(_ scene: String) { self.scene = scene }
 
-    func hash(into hasher: inout Hasher) {
-      var scene = scene
-      scene.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-
-    static func == (lhs: Key, rhs: Key) -> Bool {
-      var left = lhs.scene
-      var right = rhs.scene
+    /// Whether `other` names the same scene: the same UTF-8 bytes.
+    func matches(_ other: Key) -> Bool {
+      guard scene.utf8.count == other.scene.utf8.count else { return false }
+      var left = scene
+      var right = other.scene
       return left.withUTF8 { a in
         right.withUTF8 { b in
-          guard a.count == b.count else { return false }
           guard let start = a.baseAddress, let other = b.baseAddress else { return true }
           return memcmp(start, other, a.count) == 0
         }
@@ -66,7 +62,15 @@ final class LatestSnapshotCache {
     }
   }
 
-  private var entries: [Key: Entry] = [:]
+  /// The most scenes the cache remembers. An app has a few scenes; a process that saves to more
+  /// (a tool) forgets the one it learned of first, whose next save looks its latest snapshot up
+  /// in the file as a first save does. A list this short is searched faster than a dictionary
+  /// hashes its key, with less code for a save to run.
+  static let capacity = 32
+
+  /// The scenes' entries, in the order they were learned of (the latest last, where a lookup
+  /// starts); an entry is `nil` only while ``update(_:_:)`` runs.
+  private var entries: [(key: Key, entry: Entry?)] = []
   /// The `data_version` the entries are valid for.
   private var dataVersion: Int64?
   /// The header of the WAL index when the entries were last known to be valid: read before the
@@ -132,20 +136,48 @@ final class LatestSnapshotCache {
 
   /// Forgets one scene (a write of this connection that changed that scene's rows alone).
   func forget(_ scene: Key) {
-    entries[scene] = nil
+    if let place = place(of: scene) { entries.remove(at: place) }
   }
 
   /// Runs `body` on a scene's entry in place (`nil` when there is none; setting `nil` forgets
-  /// it): the key is hashed once for the lookup and the update.
+  /// it): the scene is looked for once for the lookup and the update.
   func update<T>(_ scene: Key, _ body: (inout Entry?) throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
-    try body(&entries[scene])
+    guard let place = place(of: scene) else {
+      var entry: Entry?
+      defer { if let entry { store(entry, for: scene) } }
+      return try body(&entry)
+    }
+    defer { if entries[place].entry == nil { entries.remove(at: place) } }
+    return try body(&entries[place].entry)
   }
 
   subscript(scene: Key) -> Entry? {
-    get { entries[scene] }
-    set { entries[scene] = newValue }
+    get { place(of: scene).flatMap { entries[$0].entry } }
+    set {
+      if let place = place(of: scene) {
+        if let newValue { entries[place].entry = newValue } else { entries.remove(at: place) }
+      } else if let newValue {
+        store(newValue, for: scene)
+      }
+    }
+  }
+
+  /// Where the scene's entry is, looked for from the one learned of last.
+  private func place(of scene: Key) -> Int? {
+    var place = entries.count
+    while place > 0 {
+      place -= 1
+      if entries[place].key.matches(scene) { return place }
+    }
+    return nil
+  }
+
+  /// Adds the entry of a scene the cache does not hold, forgetting the oldest past the capacity.
+  private func store(_ entry: Entry, for scene: Key) {
+    if entries.count >= Self.capacity { entries.removeFirst() }
+    entries.append((scene, entry))
   }
 
   /// Whether `document` equals `stored` but for its save time: same length, same bytes outside
