@@ -1,12 +1,24 @@
 // Fuzz target `fast-prediction`: `waypoint validate`'s judgement straight from the bytes
-// (FastPrediction, RouteShape.certainlyMatches) must answer only what the full prediction says.
+// (FastPrediction, RouteShape.certainlyMatches) must answer only what the full prediction says,
+// and a predictor that remembers payload layouts across inputs what one that walks every payload says.
 // Built by Scripts/fuzz with the package's sources; `manifest` is the `restore` target's.
 import Foundation
 
+/// A predictor kept from one input to the next, so that the layouts of the payloads it judged
+/// (`PayloadLayouts`) meet the payloads of later inputs.
+nonisolated(unsafe) var rememberingPrediction = FastPrediction(manifest: manifest, limits: .default)
+
 /// The bytes as a snapshot document and as a payload of every route of the manifest.
 func fuzzFastPrediction(_ data: Data) {
-  var fast = FastPrediction(manifest: manifest, limits: .default)
-  if let kept = data.withUnsafeBytes({ fast.keptRoutes(in: $0) }) {
+  var fast = FastPrediction(manifest: manifest, limits: .default, remembersLayouts: false)
+  let walked = data.withUnsafeBytes { fast.keptRoutes(in: $0) }
+  // Layouts remembered from earlier inputs give the walk's answer.
+  let remembered = data.withUnsafeBytes { rememberingPrediction.keptRoutes(in: $0) }
+  guard remembered == walked else {
+    fatalError(
+      "with layouts \(String(describing: remembered)), walked \(String(describing: walked))")
+  }
+  if let kept = walked {
     for policy in RestorePolicy.allCases {
       let full = manifest.predict(encoded: data, policy: policy)
       let allKept = full.entries.allSatisfy { if case .kept = $0.fate { true } else { false } }

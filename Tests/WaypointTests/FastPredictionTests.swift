@@ -137,6 +137,88 @@ struct FastPredictionTests {
     #expect(answered > 5, "\(answered) answered")
   }
 
+  /// The payload's JSON text with some of its values replaced: integers and strings that are not
+  /// keys, by values that the reading of a remembered layout's slot accepts (other digits) or
+  /// refuses (fractions, exponents, leading zeros, 19 digits, escapes, `null`, spaces, strings
+  /// for numbers and numbers for strings).
+  static func varyValues(_ json: String, _ generator: inout SplitMix64) -> String {
+    let numbers = [
+      "0", "7", "42", "-1", "-0", "99999", "01", "1.5", "1e2", "123456789012345678",
+      "1234567890123456789", "null", "true", "\"3\"", " 5", "5 ", "-", "",
+    ]
+    let strings = ["", "a", "shoes and boots", "é", "\\n", "\\\"", "\\u0041", "x y z", "\t"]
+    let bytes = Array(json.utf8)
+    var out = ""
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        // A plain payload's strings have no escapes: the next quote closes it.
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += 1 }
+        let isKey = end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: ":")
+        if !isKey, end < bytes.count, Int.random(in: 0..<3, using: &generator) == 0 {
+          if Bool.random(using: &generator) {
+            out += "\"" + strings.randomElement(using: &generator)! + "\""
+          } else {
+            out += numbers.randomElement(using: &generator)!
+          }
+        } else {
+          out += String(decoding: bytes[index...min(end, bytes.count - 1)], as: UTF8.self)
+        }
+        index = end + 1
+      } else if byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) {
+        var end = index + 1
+        while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+        if Int.random(in: 0..<2, using: &generator) == 0 {
+          out += numbers.randomElement(using: &generator)!
+        } else {
+          out += String(decoding: bytes[index..<end], as: UTF8.self)
+        }
+        index = end
+      } else {
+        out += String(UnicodeScalar(byte))
+        index += 1
+      }
+    }
+    return out
+  }
+
+  @Test(
+    "a payload judged by a remembered layout gets the answer of a walk of its shape",
+    arguments: [11, 12, 13] as [UInt64])
+  func rememberedLayouts(seed: UInt64) {
+    var remembering = FastPrediction(manifest: Self.manifest, limits: .default)
+    var generator = SplitMix64(state: seed)
+    var answered = 0
+    var unanswered = 0
+    for round in 0..<800 {
+      var records = Self.plainRecords.shuffled(using: &generator).prefix(6).map { $0 }
+      for index in records.indices where Bool.random(using: &generator) {
+        let record = records[index]
+        records[index] = RouteRecord(
+          tag: record.tag, json: Self.varyValues(record.json, &generator),
+          version: record.version)
+      }
+      let data = Self.document(records, split: round % 2 == 0, &generator)
+      // A predictor of its own for each document: every payload walked.
+      var walking = FastPrediction(
+        manifest: Self.manifest, limits: .default, remembersLayouts: false)
+      let walked = data.withUnsafeBytes { walking.keptRoutes(in: $0) }
+      let answer = data.withUnsafeBytes { remembering.keptRoutes(in: $0) }
+      #expect(
+        answer == walked,
+        "seed \(seed) round \(round): \(String(describing: answer)) against \(String(describing: walked)) for \(String(decoding: data, as: UTF8.self))"
+      )
+      if answer == nil { unanswered += 1 } else { answered += 1 }
+      #expect(walking.payloadsJudgedByLayout == 0)
+    }
+    // Both answers occur, and layouts answered most of the payloads, or this proves nothing.
+    #expect(answered > 100, "\(answered) answered")
+    #expect(unanswered > 100, "\(unanswered) unanswered")
+    #expect(remembering.payloadsJudgedByLayout > 1000, "\(remembering.payloadsJudgedByLayout)")
+  }
+
   /// Documents written by hand: what each says is checked against the full prediction, and the
   /// ones the fast prediction must leave alone are named.
   @Test("hostile and unusual documents")

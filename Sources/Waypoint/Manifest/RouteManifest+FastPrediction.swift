@@ -28,11 +28,19 @@ package struct FastPrediction {
   private var lastTag = 0
   /// The shapes of the tags met, compiled.
   private var shapes = BytesShapes()
+  /// Whether payloads are first compared with the layouts of those judged before
+  /// (``BytesShapes/rememberingMatchedLength(_:escaped:limits:)``).
+  private let remembersLayouts: Bool
 
-  /// A predictor for `manifest`, reading under `limits`.
-  package init(manifest: RouteManifest, limits: InputLimits) {
+  /// How many payloads were judged by a remembered layout instead of a walk of their shape.
+  package var payloadsJudgedByLayout: Int { shapes.layouts.answers }
+
+  /// A predictor for `manifest`, reading under `limits`; with `remembersLayouts: false`, every
+  /// payload is walked (the same answers, for tests that compare the two).
+  package init(manifest: RouteManifest, limits: InputLimits, remembersLayouts: Bool = true) {
     self.manifest = manifest
     self.limits = limits
+    self.remembersLayouts = remembersLayouts
   }
 
   /// The number of routes of the snapshot document `document` when
@@ -232,10 +240,7 @@ package struct FastPrediction {
     reader.leave()
     guard let tag, let payload, let current = current(tag, reader),
       current.version == version ?? 1,
-      matched == current.node
-        || shapes.certainlyMatches(
-          current.node, escaped: UnsafeRawBufferPointer(rebasing: reader.bytes[payload]),
-          limits: limits)
+      matched == current.node || matches(current.node, payload: payload, reader)
     else { throw Unsure() }
   }
 
@@ -245,7 +250,8 @@ package struct FastPrediction {
   /// the members' reading of ``route(_:)``. `false`, the reader unmoved, for any other bytes
   /// (``route(_:)`` reads them).
   @inline(__always)
-  private func plainRoute(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure)
+  private mutating func plainRoute(_ reader: inout StrictJSONReader)
+    throws(StrictJSONReader.Unsure)
     -> Bool
   {
     guard lastTag < tags.count, let current = tags[lastTag].route, current.version == 1 else {
@@ -281,18 +287,37 @@ package struct FastPrediction {
     return true
   }
 
+  /// Whether the payload string whose bytes between the quotes are in `payload` certainly
+  /// matches the shape compiled as `node`: ``BytesShapes/certainlyMatches(_:escaped:limits:)``,
+  /// answered from a remembered layout when one fits.
+  private mutating func matches(_ node: Int, payload: Range<Int>, _ reader: StrictJSONReader)
+    -> Bool
+  {
+    let escaped = UnsafeRawBufferPointer(rebasing: reader.bytes[payload])
+    guard remembersLayouts else {
+      return shapes.certainlyMatches(node, escaped: escaped, limits: limits)
+    }
+    // The whole string, and nothing after the value: what `certainlyMatches` checks.
+    return shapes.rememberingMatchedLength(node, escaped: escaped, limits: limits)
+      == escaped.count
+  }
+
   /// The payload string at the reader, matched against the shape compiled as `node` as it is
   /// read: its range between the quotes when it certainly matches (the reader then after it), or
   /// `nil` (the reader where it was). Reading on from the string's start to the document's end, a
   /// certain match followed by a quote (the payload's reading in its escaped form never takes a
   /// bare one) ends at the string's end, so the answer is
   /// ``BytesShapes/certainlyMatches(_:escaped:limits:)``'s of that string.
-  private func speculate(_ node: Int, _ reader: inout StrictJSONReader) -> Range<Int>? {
+  private mutating func speculate(_ node: Int, _ reader: inout StrictJSONReader) -> Range<Int>? {
     reader.skipSpace()
     guard reader.peek() == UInt8(ascii: "\"") else { return nil }
     let start = reader.index + 1
     let rest = UnsafeRawBufferPointer(rebasing: reader.bytes[start...])
-    guard let count = shapes.certainlyMatchedLength(node, escaped: rest, limits: limits),
+    let length =
+      remembersLayouts
+      ? shapes.rememberingMatchedLength(node, escaped: rest, limits: limits)
+      : shapes.certainlyMatchedLength(node, escaped: rest, limits: limits)
+    guard let count = length,
       count < rest.count, rest[count] == UInt8(ascii: "\"")
     else { return nil }
     reader.index = start + count + 1

@@ -97,6 +97,8 @@ package struct BytesShapes {
   private var text: [UInt8] = []
   /// The node of each tag compiled (or being compiled) for a reference.
   private var tags: [String: Int] = [:]
+  /// Payloads remembered by ``rememberingMatchedLength(_:escaped:limits:)``.
+  var layouts = PayloadLayouts()
 
   package init() {}
 
@@ -246,9 +248,20 @@ package struct BytesShapes {
   package func certainlyMatchedLength(
     _ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits
   ) -> Int? {
+    var slots = PayloadSlots(isNoting: false)
+    return certainlyMatchedLength(node, escaped: escaped, limits: limits, noting: &slots)
+  }
+
+  /// ``certainlyMatchedLength(_:escaped:limits:)``, noting in `slots` (when it notes) each value
+  /// the walk read against an integer or a string node: what a ``PayloadLayouts`` layout of the
+  /// payload lets vary.
+  func certainlyMatchedLength(
+    _ node: Int, escaped: UnsafeRawBufferPointer, limits: InputLimits,
+    noting slots: inout PayloadSlots
+  ) -> Int? {
     var reader = StrictJSONReader(escaped: escaped, maxDepth: min(limits.maxNestingDepth, 256))
     do throws(Unsure) {
-      try accept(node, &reader, hops: 0)
+      try accept(node, &reader, hops: 0, &slots)
       reader.skipSpace()
     } catch {
       return nil
@@ -260,8 +273,9 @@ package struct BytesShapes {
   /// Whether `reader` reads a value the node certainly accepts, and nothing after it.
   private func accepts(_ node: Int, _ reader: StrictJSONReader) -> Bool {
     var reader = reader
+    var slots = PayloadSlots(isNoting: false)
     do throws(Unsure) {
-      try accept(node, &reader, hops: 0)
+      try accept(node, &reader, hops: 0, &slots)
       reader.skipSpace()
       return reader.atEnd
     } catch {
@@ -270,12 +284,18 @@ package struct BytesShapes {
   }
 
   /// Consumes a value the node certainly accepts, or throws.
-  private func accept(_ node: Int, _ reader: inout StrictJSONReader, hops: Int) throws(Unsure) {
+  private func accept(
+    _ node: Int, _ reader: inout StrictJSONReader, hops: Int, _ slots: inout PayloadSlots
+  ) throws(Unsure) {
     switch nodes[node] {
     case .string:
+      let start = reader.index
       _ = try reader.rawString()
+      slots.noteString(start..<reader.index)
     case .integer(let bounds):
+      let start = reader.index
       guard bounds.contains(try reader.integer64()) else { throw Unsure() }
+      slots.noteInteger(start..<reader.index, within: bounds)
     case .number:
       // A plain integer is always read (ShapeMatcher's checkNumber says so first).
       _ = try reader.integer64()
@@ -297,17 +317,17 @@ package struct BytesShapes {
     case .optional(let wrapped):
       if reader.takeNull() { return }
       guard hops < ShapeMatcher.maxHops else { throw Unsure() }
-      try accept(wrapped, &reader, hops: hops + 1)
+      try accept(wrapped, &reader, hops: hops + 1, &slots)
     case .reference(let target):
       guard hops < ShapeMatcher.maxHops else { throw Unsure() }
-      try accept(target, &reader, hops: hops + 1)
+      try accept(target, &reader, hops: hops + 1, &slots)
     case .array(let element):
       try reader.expect(UInt8(ascii: "["))
       try reader.enter()
       defer { reader.leave() }
       if reader.take(UInt8(ascii: "]")) { return }
       repeat {
-        try accept(element, &reader, hops: 0)
+        try accept(element, &reader, hops: 0, &slots)
       } while reader.take(UInt8(ascii: ","))
       try reader.expect(UInt8(ascii: "]"))
     case .dictionary(let value):
@@ -319,13 +339,13 @@ package struct BytesShapes {
       repeat {
         _ = try reader.rawString()
         try reader.expect(UInt8(ascii: ":"))
-        try accept(value, &reader, hops: 0)
+        try accept(value, &reader, hops: 0, &slots)
       } while reader.take(UInt8(ascii: ","))
       try reader.expect(UInt8(ascii: "}"))
     case .object(let fields):
-      try acceptObject(fields, &reader)
+      try acceptObject(fields, &reader, &slots)
     case .enumeration(let cases):
-      try acceptEnumeration(cases, &reader)
+      try acceptEnumeration(cases, &reader, &slots)
     case .stringEnum(let values):
       let range = try reader.rawString()
       guard names[values].contains(where: { same(range, reader, $0) }) else { throw Unsure() }
@@ -336,17 +356,23 @@ package struct BytesShapes {
     }
   }
 
-  /// ``accept(_:_:hops:)`` of a field's value, its usual kinds (an integer, a string) read here
+  /// ``accept(_:_:hops:_:)`` of a field's value, its usual kinds (an integer, a string) read here
   /// without another call.
   @inline(__always)
-  private func acceptField(_ node: Int, _ reader: inout StrictJSONReader) throws(Unsure) {
+  private func acceptField(
+    _ node: Int, _ reader: inout StrictJSONReader, _ slots: inout PayloadSlots
+  ) throws(Unsure) {
     switch nodes[node] {
     case .integer(let bounds):
+      let start = reader.index
       guard bounds.contains(try reader.integer64()) else { throw Unsure() }
+      slots.noteInteger(start..<reader.index, within: bounds)
     case .string:
+      let start = reader.index
       _ = try reader.rawString()
+      slots.noteString(start..<reader.index)
     default:
-      try accept(node, &reader, hops: 0)
+      try accept(node, &reader, hops: 0, &slots)
     }
   }
 
@@ -427,9 +453,9 @@ package struct BytesShapes {
   /// A keyed object: each field's value is the first member of its name (checked when it comes),
   /// later members of that name and members no field names are skipped (they must still be in the
   /// strict subset), and a required field must be present.
-  private func acceptObject(_ fields: Range<Int>, _ reader: inout StrictJSONReader)
-    throws(Unsure)
-  {
+  private func acceptObject(
+    _ fields: Range<Int>, _ reader: inout StrictJSONReader, _ slots: inout PayloadSlots
+  ) throws(Unsure) {
     try reader.expect(UInt8(ascii: "{"))
     try reader.enter()
     defer { reader.leave() }
@@ -458,7 +484,7 @@ package struct BytesShapes {
           seen |= Self.bit(position, of: fields)
           reader.index = start
           if field.isRequired || !reader.takeNull() {
-            try acceptField(field.node, &reader)
+            try acceptField(field.node, &reader, &slots)
           }
           end = reader.index
         }
@@ -478,9 +504,9 @@ package struct BytesShapes {
 
   /// An enum: exactly one case named by the keys (the first member of that name is its payload,
   /// an object of the case's fields); other members are skipped.
-  private func acceptEnumeration(_ cases: Range<Int>, _ reader: inout StrictJSONReader)
-    throws(Unsure)
-  {
+  private func acceptEnumeration(
+    _ cases: Range<Int>, _ reader: inout StrictJSONReader, _ slots: inout PayloadSlots
+  ) throws(Unsure) {
     try reader.expect(UInt8(ascii: "{"))
     try reader.enter()
     defer { reader.leave() }
@@ -505,7 +531,7 @@ package struct BytesShapes {
             try reader.skipValue()
           } else {
             chosen = key
-            try acceptObject(self.cases[named].fields, &reader)
+            try acceptObject(self.cases[named].fields, &reader, &slots)
           }
         } else {
           try reader.skipValue()

@@ -18,6 +18,18 @@ final class Statement {
     self.database = database
   }
 
+  /// A call to SQLite through the connection's fault seam (``Database/call(_:sql:_:)``), which
+  /// debug builds have; a release build makes the call without reaching the connection (through
+  /// an `unowned` reference, a retain and a release at every step of every row).
+  @inline(__always)
+  private func call(_ kind: SQLiteCall, _ body: () -> Int32) -> Int32 {
+    #if DEBUG
+      database.call(kind, sql: sql, body)
+    #else
+      body()
+    #endif
+  }
+
   func finalize() {
     if let handle { sqlite3_finalize(handle) }
     handle = nil
@@ -40,7 +52,7 @@ final class Statement {
   /// (`SQLITE_STATIC`): the caller keeps them alive and unchanged until the statement is reset
   /// (``reset()`` clears the binding).
   func bind(borrowing bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-    let code = database.call(.bind, sql: sql) {
+    let code = call(.bind) {
       // A zero-length blob must still bind as a blob, not NULL.
       sqlite3_bind_blob64(
         handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
@@ -54,7 +66,7 @@ final class Statement {
   /// ``bind(borrowing:at:)``, the caller keeps them alive and unchanged until the statement is
   /// reset.
   func bind(borrowingText bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-    let code = database.call(.bind, sql: sql) {
+    let code = call(.bind) {
       bytes.withMemoryRebound(to: CChar.self) { chars in
         // An empty text still needs a non-NULL pointer, or it would bind as NULL.
         sqlite3_bind_text64(
@@ -67,7 +79,7 @@ final class Statement {
 
   /// Binds one value to the parameter at `index` (the first is 1).
   func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
-    let code = database.call(.bind, sql: sql) {
+    let code = call(.bind) {
       switch value {
       case .integer(let number): return sqlite3_bind_int64(handle, index, number)
       case .text(let text):
@@ -96,7 +108,7 @@ final class Statement {
 
   /// Steps once: `true` when a row is available, `false` when the statement is done.
   func step() throws(SQLiteError) -> Bool {
-    let code = database.call(.step, sql: sql) { sqlite3_step(handle) }
+    let code = call(.step) { sqlite3_step(handle) }
     switch code {
     case SQLITE_ROW: return true
     case SQLITE_DONE: return false
