@@ -76,7 +76,7 @@ struct PayloadLayouts {
 
   /// A layout's shape, size and first bytes.
   private struct Entry {
-    /// The shape (the root node of the walk); -1 for a place unused.
+    /// The shape (the root node of the walk).
     var node = -1
     var length = 0
     var slotCount = 0
@@ -121,13 +121,20 @@ struct PayloadLayouts {
       available >= 8
       ? UInt64(littleEndian: target.loadUnaligned(as: UInt64.self)) : 0
     let found: (place: Int, length: Int)? = entries.withUnsafeBufferPointer { entries in
-      for step in 0..<Self.capacity {
-        let place = (last &+ step) & (Self.capacity &- 1)
+      // The layouts kept, from the last one used on.
+      let count = entries.count
+      var place = last < count ? last : 0
+      var tried = 0
+      while tried < count {
         let entry = entries[place]
-        guard entry.node == node, available < 8 || word & entry.mask == entry.prefix,
+        if entry.node == node, available < 8 || word & entry.mask == entry.prefix,
           let length = match(place, entry, target, available)
-        else { continue }
-        return (place, length)
+        {
+          return (place, length)
+        }
+        tried &+= 1
+        place &+= 1
+        if place == count { place = 0 }
       }
       return nil
     }
@@ -240,20 +247,24 @@ struct PayloadLayouts {
       guard start >= end, stop > start, stop <= Int64(length) else { return }
       end = stop
     }
-    if entries.isEmpty {
-      entries = Array(repeating: Entry(), count: Self.capacity)
+    if bytes.isEmpty {
+      entries.reserveCapacity(Self.capacity)
       bytes = Array(repeating: 0, count: Self.capacity * Self.maxBytes)
       slots = Array(repeating: 0, count: Self.capacity * Self.maxSlots * 5)
     }
     let depth = min(limits.maxNestingDepth, 256)
     if limits.maxPayloadBytes != maxPayloadBytes || depth != maxDepth {
       // Found under other limits: none of them is used again.
-      for place in 0..<Self.capacity { entries[place] = Entry() }
+      entries.removeAll(keepingCapacity: true)
+      next = 0
+      last = 0
       maxPayloadBytes = limits.maxPayloadBytes
       maxDepth = depth
     }
+    // A new place until all are taken, then the oldest layout's.
     let place = next
     next = (next + 1) & (Self.capacity - 1)
+    if place == entries.count { entries.append(Entry()) }
     bytes.withUnsafeMutableBytes { stored in
       stored.baseAddress.map {
         ($0 + place * Self.maxBytes).copyMemory(from: source, byteCount: length)
