@@ -174,10 +174,11 @@ struct LatestSnapshotStreamTests {
       return true
     }
     #expect(whole.count > latest.count + 1)
-    for batchSize in [1, 2, 3, 1 << 20] {
+    // The two marks joined row by row (a limit below their number) and read first.
+    for (batchSize, marksInMemory) in [(1, 1 << 16), (2, 0), (3, 1), (1 << 20, 2), (1 << 20, 0)] {
       let judgedIDs = Locked<[Int64]>([])
       var seen: [(scene: String, id: Int64)] = []
-      try store.forEachLatestSnapshot(batchSize: batchSize) {
+      try store.forEachLatestSnapshot(batchSize: batchSize, marksInMemory: marksInMemory) {
         { id, _ in
           judgedIDs.update { $0.append(id) }
           return id
@@ -198,6 +199,65 @@ struct LatestSnapshotStreamTests {
       #expect(!judgedIDs.value.contains(crashLoop.id))
       #expect(judgedIDs.value.count == whole.count - 2)
     }
+  }
+
+  @Test(
+    "a hostile mark table (two marks of one snapshot, an id stored as text) is read as the join reads it",
+    arguments: [false, true])
+  func hostileMarks(textID: Bool) throws {
+    let (store, _) = try filledStore()
+    var latest: [StoredSnapshot] = []
+    try store.forEachLatestSnapshot { stored in
+      latest.append(stored)
+      return true
+    }
+    let marked = latest[2].info
+    // The table rebuilt without its key, as a hostile file may hold it: two marks of one snapshot
+    // (the first unquarantined, the second quarantined), or a quarantine whose id is text that
+    // `sqlite3_column_int64` reads as the snapshot's id and the join does not match with it.
+    let marks =
+      textID
+      ? "INSERT INTO snapshot_mark (snapshot_id, scene_id, quarantine) VALUES ('\(marked.id)x', 'x', 'unrestorable');"
+      : """
+      INSERT INTO snapshot_mark (snapshot_id, scene_id) VALUES (\(marked.id), 'x');
+      INSERT INTO snapshot_mark (snapshot_id, scene_id, quarantine)
+        VALUES (\(marked.id), 'x', 'unrestorable');
+      """
+    #expect(
+      rawExecute(
+        store.path,
+        """
+        DROP TABLE snapshot_mark;
+        CREATE TABLE snapshot_mark (snapshot_id, scene_id, unconfirmed_restores DEFAULT 0,
+          quarantine, quarantine_detail, quarantined_at, crash_loop_threshold);
+        \(marks)
+        """) == SQLITE_OK)
+    /// The ids judged and the ids given, with the marks joined or read first.
+    func read(marksInMemory: Int) throws -> (judged: [Int64], seen: [Int64]) {
+      let judgedIDs = Locked<[Int64]>([])
+      var seen: [Int64] = []
+      try store.forEachLatestSnapshot(batchSize: 1 << 20, marksInMemory: marksInMemory) {
+        { id, _ in
+          judgedIDs.update { $0.append(id) }
+          return id
+        }
+      } _: { item in
+        switch item {
+        case .summarized(_, let id, _): seen.append(id)
+        case .stored(let stored): seen.append(stored.info.id)
+        }
+        return true
+      }
+      return (judgedIDs.value.sorted(), seen)
+    }
+    let joined = try read(marksInMemory: 0)
+    let first = try read(marksInMemory: 1 << 16)
+    #expect(first.judged == joined.judged)
+    #expect(first.seen == joined.seen)
+    #expect(joined.seen.count == latest.count)
+    // The text id is compared as the join compares it (it marks nothing); of two marks, the
+    // join's first row (the unquarantined one) decides.
+    #expect(joined.judged.contains(marked.id))
   }
 
   /// A store at `path` with a snapshot of each of `scenes`, in that order, closed so that its file

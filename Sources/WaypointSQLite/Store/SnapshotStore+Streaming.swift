@@ -66,7 +66,7 @@ extension SnapshotStore {
   }
 }
 
-/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``
+/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``
 /// passes it: the summary a judge made of it, or the snapshot itself when there is none.
 @usableFromInline
 package enum LatestSnapshot<Summary> {
@@ -111,14 +111,19 @@ extension SnapshotStore {
   /// is judged on the calling thread) and the scenes read ahead (3 chunks of at most 1,024).
   /// `body` returns `false` to stop early; neither it nor a judge may call the store.
   ///
+  /// The table is read without its marks when there are at most `marksInMemory` of them: they are
+  /// read first and looked up by id (about 40 bytes each); otherwise each row is joined with its
+  /// mark. The answers are the same.
+  ///
   /// Inlined into the caller, so that the calls a scene are made for its summary type (the stream
-  /// itself is ``forEachLatestSnapshot(batchSize:judges:judging:starting:summarized:stored:)``).
+  /// itself is ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:starting:summarized:stored:)``).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   @inlinable
   package func forEachLatestSnapshot<Summary: Sendable>(
     batchSize: Int = 1 << 20,
     judges: Int = ProcessInfo.processInfo.activeProcessorCount,
+    marksInMemory: Int = 1 << 16,
     judging makeJudge:
       @escaping @Sendable () -> (
         _ id: Int64, _ document: UnsafeRawBufferPointer
@@ -127,7 +132,7 @@ extension SnapshotStore {
   ) throws(StoreError) {
     let summaries = LatestSummaries<Summary>()
     try forEachLatestSnapshot(
-      batchSize: batchSize, judges: judges,
+      batchSize: batchSize, judges: judges, marksInMemory: marksInMemory,
       judging: {
         let judge = makeJudge()
         return { place, id, document in summaries.set(judge(id, document), at: place) }
@@ -140,7 +145,7 @@ extension SnapshotStore {
       stored: { body(.stored($0)) })
   }
 
-  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:judging:_:)``, without a summary
+  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``, without a summary
   /// type: each batch of `count` scenes starts with `starting(count)`; a judge (made by
   /// `makeJudge` on its thread) gets each judged document with its scene's place in the batch
   /// (0 to `count - 1`, in scene order) and keeps what it makes of it at that place; then
@@ -149,10 +154,13 @@ extension SnapshotStore {
   /// go on.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
+  /// `marksInMemory`: as ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``
+  /// says.
   @usableFromInline
   func forEachLatestSnapshot(
     batchSize: Int,
     judges: Int,
+    marksInMemory: Int = 1 << 16,
     judging makeJudge:
       @escaping @Sendable () -> (
         _ place: Int, _ id: Int64, _ document: UnsafeRawBufferPointer
@@ -165,10 +173,15 @@ extension SnapshotStore {
     // At most 2^30 scenes a batch: a place in a batch fits 32 bits.
     let batch = min(max(1, batchSize), 1 << 30)
     let judges = min(max(1, judges), 16)
-    let rows = """
+    let joined = """
       SELECT s.id, \(marks.quarantine), \(marks.unconfirmedRestores), \(marks.crashLoopThreshold),
         CASE WHEN length(s.document) <= ?1 THEN s.document END
       FROM snapshot s\(marks.join) WHERE s.id BETWEEN ?2 AND ?3 ORDER BY s.id
+      """
+    // The table pass without the join, its marks looked up in memory.
+    let unjoined = """
+      SELECT s.id, CASE WHEN length(s.document) <= ?1 THEN s.document END
+      FROM snapshot s WHERE s.id BETWEEN ?2 AND ?3 ORDER BY s.id
       """
     let one = """
       SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
@@ -182,6 +195,8 @@ extension SnapshotStore {
       // a UTF-8 file whose table declares no collation; otherwise by SQLite's GROUP BY, which
       // groups other values its own way.
       let plain = try Self.sceneIDsAreText(db)
+      // The marks in memory, or `nil`: the table pass joins them.
+      let marksRead = try self.marksInMemory(db, limit: marksInMemory)
       var ids = try LatestSceneCursor(db, plain: plain, second: false)
       let scenes = SceneReadAhead(try LatestSceneCursor(db, plain: plain, second: true))
       defer {
@@ -205,7 +220,7 @@ extension SnapshotStore {
           defer { pool.finish() }
           var next = 0
           try db.query(
-            rows,
+            marksRead == nil ? joined : unjoined,
             [.integer(Int64(limit)), .integer(order.id(at: 0)), .integer(order.id(at: count - 1))]
           ) { row throws(SQLiteError) in
             let id = row.int64()
@@ -216,16 +231,19 @@ extension SnapshotStore {
             // mark table holding two marks of one snapshot) is not judged again at that place.
             let position = order.position(at: next)
             next += 1
-            // As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
-            let quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
-            let unconfirmedRestores = row.int()
-            let rule =
-              row.optionalInt64().map { CrashLoopRule(threshold: Int(truncatingIfNeeded: $0)) }
-              ?? .default
-            guard quarantine == nil,
-              !rule.isCrashLoop(quarantine: nil, unconfirmedRestores: unconfirmedRestores),
-              let document = row.blobBytes()
-            else { return .continue }
+            let mark: ReadMark?
+            if let marksRead {
+              mark = marksRead.isEmpty ? nil : marksRead[id]
+            } else {
+              mark = ReadMark(&row)
+            }
+            if let mark {
+              guard mark.quarantine == nil,
+                !mark.rule.isCrashLoop(
+                  quarantine: nil, unconfirmedRestores: mark.unconfirmedRestores)
+              else { return .continue }
+            }
+            guard let document = row.blobBytes() else { return .continue }
             pool.judge(position: position, id: id, document: document)
             return .continue
           }
@@ -252,6 +270,38 @@ extension SnapshotStore {
     }
   }
 
+  /// Every mark of the store by its snapshot's id, when the store keeps them apart (schema 3 on)
+  /// and holds at most `limit`, one a snapshot, each known by an integer; `nil` otherwise (a
+  /// hostile file's mark table may hold two of one snapshot, which the join gives as two rows, or
+  /// an id of another type, which the join compares its own way), and the table pass joins them.
+  private func marksInMemory(_ db: Database, limit: Int) throws(SQLiteError) -> [Int64: ReadMark]? {
+    guard marks.separate,
+      let count = try db.scalar(
+        """
+        SELECT CASE WHEN count(*) = count(CASE WHEN typeof(snapshot_id) = 'integer' THEN 1 END)
+          THEN count(*) ELSE -1 END
+        FROM snapshot_mark
+        """, [], { $0.int64() }),
+      count >= 0, count <= Int64(limit)
+    else { return nil }
+    var read: [Int64: ReadMark] = [:]
+    var repeated = false
+    try db.query(
+      """
+      SELECT snapshot_id, quarantine, coalesce(unconfirmed_restores, 0), \(marks.crashLoopThreshold)
+      FROM snapshot_mark m
+      """
+    ) { row throws(SQLiteError) in
+      let id = row.int64()
+      guard read.updateValue(ReadMark(&row), forKey: id) == nil else {
+        repeated = true
+        return .stop
+      }
+      return .continue
+    }
+    return repeated ? nil : read
+  }
+
   /// Whether every scene id is stored as text (or there are none): the lowest and the highest in
   /// the index's order are; and whether SQLite tells two of them apart exactly when their bytes as
   /// read differ: the file's text is UTF-8 (read as it is stored; UTF-16 text is converted, and
@@ -272,6 +322,22 @@ extension SnapshotStore {
       guard try db.scalar(sql, [], { $0.int64() }) ?? 1 == 1 else { return false }
     }
     return true
+  }
+}
+
+/// A snapshot's mark as the table pass reads it: what decides whether a restore reads the snapshot.
+private struct ReadMark {
+  var quarantine: Quarantine.Kind?
+  var unconfirmedRestores: Int
+  var rule: CrashLoopRule
+
+  /// The mark in the row's next three columns: quarantine, unconfirmed restores, crash-loop
+  /// threshold. As `SnapshotInfo` reads the marks: a quarantine of an unknown kind is none.
+  init(_ row: inout Row) {
+    quarantine = row.text().flatMap(Quarantine.Kind.init(rawValue:))
+    unconfirmedRestores = row.int()
+    rule =
+      row.optionalInt64().map { CrashLoopRule(threshold: Int(truncatingIfNeeded: $0)) } ?? .default
   }
 }
 
@@ -643,7 +709,7 @@ struct LatestIDOrder {
 }
 
 /// The summaries of a batch's scenes by place in scene order, for
-/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:judging:_:)``: each place written once, by
+/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``: each place written once, by
 /// one judge's thread, and read on the calling thread once the judges are done (the pool's lock
 /// orders the two).
 @usableFromInline
