@@ -66,8 +66,9 @@ extension SnapshotStore {
   }
 }
 
-/// A scene's latest snapshot as ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``
-/// passes it: the summary a judge made of it, or the snapshot itself when there is none.
+/// A scene's latest snapshot as
+/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)`` passes it:
+/// the summary a judge made of it, or the snapshot itself when there is none.
 @usableFromInline
 package enum LatestSnapshot<Summary> {
   /// The scene, its latest snapshot's id and the summary made of that snapshot. The scene id's
@@ -116,7 +117,8 @@ extension SnapshotStore {
   /// mark. The answers are the same.
   ///
   /// Inlined into the caller, so that the calls a scene are made for its summary type (the stream
-  /// itself is ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:starting:summarized:stored:)``).
+  /// itself is
+  /// ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:starting:summarized:stored:)``).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   @inlinable
@@ -145,17 +147,16 @@ extension SnapshotStore {
       stored: { body(.stored($0)) })
   }
 
-  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``, without a summary
-  /// type: each batch of `count` scenes starts with `starting(count)`; a judge (made by
+  /// The stream behind ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``,
+  /// without a summary type: each batch of `count` scenes starts with `starting(count)`; a judge (made by
   /// `makeJudge` on its thread) gets each judged document with its scene's place in the batch
   /// (0 to `count - 1`, in scene order) and keeps what it makes of it at that place; then
   /// `summarized` gets each scene of the batch in order, with its place, and answers `nil` when
   /// nothing was made at that place (the scene then goes to `stored`, read again), or whether to
-  /// go on.
+  /// go on. `marksInMemory`: as
+  /// ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)`` says.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
-  /// `marksInMemory`: as ``forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``
-  /// says.
   @usableFromInline
   func forEachLatestSnapshot(
     batchSize: Int,
@@ -709,9 +710,9 @@ struct LatestIDOrder {
 }
 
 /// The summaries of a batch's scenes by place in scene order, for
-/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``: each place written once, by
-/// one judge's thread, and read on the calling thread once the judges are done (the pool's lock
-/// orders the two).
+/// ``SnapshotStore/forEachLatestSnapshot(batchSize:judges:marksInMemory:judging:_:)``: each place
+/// written once, by one judge's thread, and read on the calling thread once the judges are done
+/// (the pool's lock orders the two).
 @usableFromInline
 final class LatestSummaries<Summary>: @unchecked Sendable {
   @usableFromInline
