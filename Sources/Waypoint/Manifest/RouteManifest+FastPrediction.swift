@@ -26,6 +26,11 @@ package struct FastPrediction {
   private var tagText: [UInt8] = []
   /// The place in ``tags`` of the last tag found.
   private var lastTag = 0
+  /// The place in ``tags`` of the last tag found outside the stacks (the selected tab, the sheet,
+  /// the split view's selections), kept apart from ``lastTag`` while the stacks are read: a tab's
+  /// type is mostly not the stacks' routes', and each route's payload is first matched against the
+  /// shape of the last tag found where it is.
+  private var lastTagOutsideStacks = 0
   /// The shapes of the tags met, compiled.
   private var shapes = BytesShapes()
   /// Whether payloads are first compared with the layouts of those judged before
@@ -111,11 +116,15 @@ package struct FastPrediction {
           routes += try stacks(&reader)
         case .selectedTab, .sheet:
           if !reader.takeNull() {
+            swap(&lastTag, &lastTagOutsideStacks)
+            defer { swap(&lastTag, &lastTagOutsideStacks) }
             try route(&reader)
             routes += 1
           }
         case .split:
           if reader.takeNull() { break }
+          swap(&lastTag, &lastTagOutsideStacks)
+          defer { swap(&lastTag, &lastTagOutsideStacks) }
           routes += try split(&reader)
         }
       } while reader.take(UInt8(ascii: ","))
