@@ -1,6 +1,7 @@
 // Fuzz target `fast-prediction`: `waypoint validate`'s judgement straight from the bytes
 // (FastPrediction, RouteShape.certainlyMatches) must answer only what the full prediction says,
-// and a predictor that remembers payload layouts across inputs what one that walks every payload says.
+// and a predictor that remembers payload layouts across inputs what one that walks every payload
+// says.
 // Built by Scripts/fuzz with the package's sources; `manifest` is the `restore` target's.
 import Foundation
 

@@ -303,12 +303,16 @@ package struct FastPrediction {
     -> Bool
   {
     let escaped = UnsafeRawBufferPointer(rebasing: reader.bytes[payload])
-    guard remembersLayouts else {
-      return shapes.certainlyMatches(node, escaped: escaped, limits: limits)
-    }
     // The whole string, and nothing after the value: what `certainlyMatches` checks.
-    return shapes.rememberingMatchedLength(node, escaped: escaped, limits: limits)
-      == escaped.count
+    return matchedLength(node, escaped: escaped) == escaped.count
+  }
+
+  /// ``BytesShapes/certainlyMatchedLength(_:escaped:limits:)`` of the payload at the start of
+  /// `escaped`, answered from a remembered layout when this predictor remembers them.
+  private mutating func matchedLength(_ node: Int, escaped: UnsafeRawBufferPointer) -> Int? {
+    remembersLayouts
+      ? shapes.rememberingMatchedLength(node, escaped: escaped, limits: limits)
+      : shapes.certainlyMatchedLength(node, escaped: escaped, limits: limits)
   }
 
   /// The payload string at the reader, matched against the shape compiled as `node` as it is
@@ -322,11 +326,7 @@ package struct FastPrediction {
     guard reader.peek() == UInt8(ascii: "\"") else { return nil }
     let start = reader.index + 1
     let rest = UnsafeRawBufferPointer(rebasing: reader.bytes[start...])
-    let length =
-      remembersLayouts
-      ? shapes.rememberingMatchedLength(node, escaped: rest, limits: limits)
-      : shapes.certainlyMatchedLength(node, escaped: rest, limits: limits)
-    guard let count = length,
+    guard let count = matchedLength(node, escaped: rest),
       count < rest.count, rest[count] == UInt8(ascii: "\"")
     else { return nil }
     reader.index = start + count + 1

@@ -289,13 +289,9 @@ package struct BytesShapes {
   ) throws(Unsure) {
     switch nodes[node] {
     case .string:
-      let start = reader.index
-      _ = try reader.rawString()
-      slots.noteString(start..<reader.index)
+      try acceptString(&reader, &slots)
     case .integer(let bounds):
-      let start = reader.index
-      guard bounds.contains(try reader.integer64()) else { throw Unsure() }
-      slots.noteInteger(start..<reader.index, within: bounds)
+      try acceptInteger(within: bounds, &reader, &slots)
     case .number:
       // A plain integer is always read (ShapeMatcher's checkNumber says so first).
       _ = try reader.integer64()
@@ -363,17 +359,31 @@ package struct BytesShapes {
     _ node: Int, _ reader: inout StrictJSONReader, _ slots: inout PayloadSlots
   ) throws(Unsure) {
     switch nodes[node] {
-    case .integer(let bounds):
-      let start = reader.index
-      guard bounds.contains(try reader.integer64()) else { throw Unsure() }
-      slots.noteInteger(start..<reader.index, within: bounds)
-    case .string:
-      let start = reader.index
-      _ = try reader.rawString()
-      slots.noteString(start..<reader.index)
-    default:
-      try accept(node, &reader, hops: 0, &slots)
+    case .integer(let bounds): try acceptInteger(within: bounds, &reader, &slots)
+    case .string: try acceptString(&reader, &slots)
+    default: try accept(node, &reader, hops: 0, &slots)
     }
+  }
+
+  /// A string node's value: any plain string, noted as a slot.
+  @inline(__always)
+  private func acceptString(_ reader: inout StrictJSONReader, _ slots: inout PayloadSlots)
+    throws(Unsure)
+  {
+    let start = reader.index
+    _ = try reader.rawString()
+    slots.noteString(start..<reader.index)
+  }
+
+  /// An integer node's value: a plain integer within `bounds`, noted as a slot.
+  @inline(__always)
+  private func acceptInteger(
+    within bounds: ClosedRange<Int64>, _ reader: inout StrictJSONReader,
+    _ slots: inout PayloadSlots
+  ) throws(Unsure) {
+    let start = reader.index
+    guard bounds.contains(try reader.integer64()) else { throw Unsure() }
+    slots.noteInteger(start..<reader.index, within: bounds)
   }
 
   /// Whether the payload's bytes in `range` are those of `name`.
