@@ -156,4 +156,33 @@ struct CanonicalDocumentTests {
       #expect(CanonicalDocument(bytes, at: 0, limits: InputLimits(maxNestingDepth: 3)) == nil)
     }
   }
+
+  @Test(
+    "stack names are canonical in the order of their UTF-8 bytes, and never two names that String takes for one"
+  )
+  func stackNameOrder() throws {
+    func document(_ names: [String]) -> Data {
+      let members = names.map { "\"\($0)\":[]" }.joined(separator: ",")
+      return Data(
+        (#"{"format":1,"routeSchemaVersion":1,"savedAt":"2026-01-01T00:00:00Z","stacks":{"#
+          + members + "}}").utf8)
+    }
+    func recognised(_ data: Data) -> Bool {
+      data.withUnsafeBytes { CanonicalDocument($0, at: 0, limits: .default) != nil }
+    }
+    // In byte order (what the writer and JSONEncoder give), recognised and read back to the bytes;
+    // in String's order where that differs, not.
+    let ordered = ["10e\u{301}", "10\u{E9}9", "Z", "a", "z", "\u{E9}", "\u{FF5E}", "🎈"]
+    #expect(recognised(document(ordered)))
+    checkRecognition(document(ordered), "byte order")
+    let snapshot = try SceneSnapshot(decoding: document(ordered))
+    #expect(snapshot.encoded() == document(ordered))
+    #expect(!recognised(document(["10\u{E9}9", "10e\u{301}"])))
+    #expect(!recognised(document(["a", "Z"])))
+    // Increasing bytes, but one name for String: a dictionary keeps one stack of the two.
+    #expect(!recognised(document(["K", "\u{212A}"])))
+    #expect(!recognised(document(["e\u{301}", "e\u{301}x", "\u{E9}"])))
+    #expect(!recognised(document(["A", "a", "q", "\u{C5}", "\u{212B}"])))
+    #expect(recognised(document(["A", "a", "q", "\u{C5}"])))
+  }
 }

@@ -177,30 +177,55 @@ extension SceneSnapshot {
     }
     writer.key(literal: "stacks")
     writer.beginObject()
-    // A scene has a few stacks: their places in the dictionary put in name order by insertion,
-    // without the general sort's code and its array of copied pairs.
-    var order: [Dictionary<String, [RouteRecord]>.Index] = []
-    order.reserveCapacity(stacks.count)
-    for place in stacks.indices {
-      let name = stacks[place].key
-      var slot = order.count
-      while slot > 0, name < stacks[order[slot - 1]].key { slot -= 1 }
-      order.insert(place, at: slot)
-    }
-    for place in order {
-      let (name, records) = stacks[place]
-      writer.key(name)
-      writer.beginArray()
-      // Borrowed where they stand: a record copied out retains and releases its strings.
-      records.withUnsafeBufferPointer { records in
-        guard let first = records.baseAddress else { return }
-        for index in records.indices { Self.write(first + index, to: &writer) }
+    // In JSONEncoder's `.sortedKeys` order: by the names' UTF-8 bytes (Swift's `<` orders some
+    // non-ASCII names otherwise, and not always consistently).
+    if stacks.count <= 16 {
+      // A scene has a few stacks: each round writes the least of those not written yet, found by
+      // a scan of them all (a bit each marks those written), with no array of places to sort.
+      var written: UInt32 = 0
+      for _ in 0..<stacks.count {
+        var least: Dictionary<String, [RouteRecord]>.Index?
+        var leastBit: UInt32 = 0
+        var bit: UInt32 = 1
+        for place in stacks.indices {
+          defer { bit &<<= 1 }
+          guard written & bit == 0 else { continue }
+          if let least, !Self.precedes(stacks[place].key, stacks[least].key) { continue }
+          least = place
+          leastBit = bit
+        }
+        guard let least else { break }
+        written |= leastBit
+        Self.write(stack: stacks[least], to: &writer)
       }
-      writer.endArray()
+    } else {
+      // Many stacks: sorted, so that their number never costs its square.
+      let order = stacks.indices.sorted { Self.precedes(stacks[$0].key, stacks[$1].key) }
+      for place in order { Self.write(stack: stacks[place], to: &writer) }
     }
     writer.endObject()
     writer.endObject()
     return (writer.finish(), savedAt)
+  }
+
+  /// Whether `name` comes before `other` in JSONEncoder's `.sortedKeys` order (outside Apple's
+  /// compatibility mode): by their UTF-8 bytes.
+  static func precedes(_ name: String, _ other: String) -> Bool {
+    name.utf8.lexicographicallyPrecedes(other.utf8)
+  }
+
+  /// A stack as the `stacks` object's member: its name, then its records in an array.
+  private static func write(
+    stack: (key: String, value: [RouteRecord]), to writer: inout JSONWriter
+  ) {
+    writer.key(stack.key)
+    writer.beginArray()
+    // Borrowed where they stand: a record copied out retains and releases its strings.
+    stack.value.withUnsafeBufferPointer { records in
+      guard let first = records.baseAddress else { return }
+      for index in records.indices { write(first + index, to: &writer) }
+    }
+    writer.endArray()
   }
 
   /// The fixed text around a route record's strings.

@@ -150,18 +150,32 @@ private struct Scanner {
     try byte(UInt8(ascii: "}"))
   }
 
-  /// `{"NAME":[ROUTE,…],…}` with the names in increasing order (as `String` sorts them).
+  /// `{"NAME":[ROUTE,…],…}` with the names in increasing order of their UTF-8 bytes (the writer's
+  /// order, JSONEncoder's `.sortedKeys`), no two of them one name for `String` (a dictionary
+  /// would keep one stack of the two).
   private mutating func stacks(_ payloads: inout [Range<Int>]) throws(NotCanonical) {
     try byte(UInt8(ascii: "{"))
     if peek() == UInt8(ascii: "}") {
       index += 1
       return
     }
-    var previous: Range<Int>?
+    var names: [Range<Int>] = []
+    // Plain names (ASCII, no escape) are equal for `String` only when their bytes are, which the
+    // increasing order excludes; any other can equal another name with different bytes ("é" in
+    // NFC and NFD, "K" and the Kelvin sign): once one appears, every name is checked by `String`.
+    var distinct: Set<String>?
     repeat {
       let name = try string()
-      if let previous { try increasing(previous, name) }
-      previous = name
+      if let previous = names.last { try increasing(previous, name) }
+      names.append(name)
+      if distinct == nil, !plain(name) { distinct = [] }
+      if distinct != nil {
+        for earlier in names[(distinct?.count ?? 0)...] {
+          guard distinct?.insert(CanonicalDocument.string(bytes, earlier)).inserted == true else {
+            throw NotCanonical()
+          }
+        }
+      }
       try byte(UInt8(ascii: ":"))
       try byte(UInt8(ascii: "["))
       if peek() == UInt8(ascii: "]") {
@@ -176,20 +190,24 @@ private struct Scanner {
     try byte(UInt8(ascii: "}"))
   }
 
-  /// Stack names are written in `String` order, and two names that `String` finds equal would be
-  /// one stack: the second must sort after the first.
-  private func increasing(_ first: Range<Int>, _ second: Range<Int>) throws(NotCanonical) {
-    let a = UnsafeRawBufferPointer(rebasing: bytes[first])
-    let b = UnsafeRawBufferPointer(rebasing: bytes[second])
-    let plain = { (raw: UnsafeRawBufferPointer) in
-      !raw.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
+  /// Whether a string's bytes (between its quotes) are ASCII without an escape: its text as it is.
+  private func plain(_ range: Range<Int>) -> Bool {
+    !UnsafeRawBufferPointer(rebasing: bytes[range]).contains {
+      $0 >= 0x80 || $0 == UInt8(ascii: "\\")
     }
-    if plain(a), plain(b) {
-      // ASCII without escapes: `String` order is the order of the bytes.
+  }
+
+  /// Stack names are written in the order of their UTF-8 bytes: the second must come after the
+  /// first. Plain names are compared as they stand; others as their text (escapes read).
+  private func increasing(_ first: Range<Int>, _ second: Range<Int>) throws(NotCanonical) {
+    if plain(first), plain(second) {
+      let a = UnsafeRawBufferPointer(rebasing: bytes[first])
+      let b = UnsafeRawBufferPointer(rebasing: bytes[second])
       guard a.lexicographicallyPrecedes(b) else { throw NotCanonical() }
     } else {
-      guard CanonicalDocument.string(bytes, first) < CanonicalDocument.string(bytes, second)
-      else { throw NotCanonical() }
+      let a = CanonicalDocument.string(bytes, first)
+      let b = CanonicalDocument.string(bytes, second)
+      guard SceneSnapshot.precedes(a, b) else { throw NotCanonical() }
     }
   }
 

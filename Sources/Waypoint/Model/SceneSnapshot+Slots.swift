@@ -22,7 +22,8 @@ extension SceneSnapshot {
   }
 
   /// The one walk over a snapshot's slots, in the one fixed order that every reader of a snapshot
-  /// follows: stacks by name (each root first), the selected tab, the split view's sidebar and
+  /// follows: stacks by name (by the names' UTF-8 bytes, the document's order; each root first),
+  /// the selected tab, the split view's sidebar and
   /// content selections, its column visibility and preferred compact column, then the sheet.
   ///
   /// `enterStack` is called as each named stack begins, an empty one too. `change` is called once
@@ -35,7 +36,7 @@ extension SceneSnapshot {
     _ change: (RouteLocation, Slot) -> SlotChange
   ) -> SceneSnapshot {
     var mapped = self
-    for name in stacks.keys.sorted() {
+    for name in stacks.keys.sorted(by: Self.precedes) {
       enterStack(name)
       let records = stacks[name] ?? []
       // Built from the first change on, so that a stack left as it is is not copied.
