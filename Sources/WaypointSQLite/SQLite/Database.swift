@@ -134,8 +134,8 @@ final class Database {
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
     literals.removeAll()
-    for statement in control.values { sqlite3_finalize(statement) }
-    control.removeAll()
+    for statement in control { sqlite3_finalize(statement) }
+    control = [nil, nil, nil, nil]
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
     mainFile = nil
@@ -171,8 +171,9 @@ final class Database {
   }
 
   /// The transaction-control statements (`BEGIN`, `COMMIT`, ...), prepared once each: run on every
-  /// save and restore, they are not parsed again by `sqlite3_exec` each time.
-  private var control: [TransactionControl: OpaquePointer] = [:]
+  /// save and restore, they are not parsed again by `sqlite3_exec` each time. At each
+  /// statement's ``TransactionControl/slot``: found without hashing the key on every save.
+  private var control: [OpaquePointer?] = [nil, nil, nil, nil]
 
   /// A statement that begins or ends a transaction.
   enum TransactionControl: String {
@@ -180,6 +181,16 @@ final class Database {
     case beginImmediate = "BEGIN IMMEDIATE"
     case commit = "COMMIT"
     case rollback = "ROLLBACK"
+
+    /// The statement's place in the connection's prepared transaction-control statements.
+    var slot: Int {
+      switch self {
+      case .begin: 0
+      case .beginImmediate: 1
+      case .commit: 2
+      case .rollback: 3
+      }
+    }
   }
 
   /// Runs a transaction-control statement, prepared on first use and kept. Faults are injected as
@@ -190,7 +201,7 @@ final class Database {
     guard let handle else {
       throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
     }
-    var prepared = control[statement]
+    var prepared = control[statement.slot]
     if prepared == nil {
       var pointer: OpaquePointer?
       let code = sqlite3_prepare_v3(
@@ -199,7 +210,7 @@ final class Database {
         if let pointer { sqlite3_finalize(pointer) }
         throw error(code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql)
       }
-      control[statement] = pointer
+      control[statement.slot] = pointer
       prepared = pointer
     }
     let code = call(.exec, sql: sql) {
