@@ -12,7 +12,12 @@ enum Profiling {
     if operation == "judge" { return try judge(iterations: iterations) }
     let path = directory.appendingPathComponent("profile.sqlite").path
     try StoreBuilder.build(at: path, count: 1000)
-    let store = try SnapshotStore(path: path)
+    let environment = ProcessInfo.processInfo.environment
+    // `WAYPOINT_PROFILE_UNTRIMMED`: no trim in the loop (a median save), by a retention no loop
+    // reaches.
+    let untrimmed = environment["WAYPOINT_PROFILE_UNTRIMMED"] != nil
+    let store = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(retention: untrimmed ? 1_000_000 : 5))
     let snapshots = (0..<min(iterations, 4096)).map { Fixtures.snapshot(2_000_000 + $0) }
     let base = Fixtures.snapshot(1_999_998)
     _ = try store.save(base, scene: "profile")
@@ -23,7 +28,15 @@ enum Profiling {
     // WAL frames each save added, for `save` and `raw-insert`: printed as a histogram.
     var frames: [UInt32: Int] = [:]
     let wal = WALFrames(database: operation == "raw-insert" ? raw.path : path)
+    // `WAYPOINT_PROFILE_EVICT`: 64 MiB written before each operation, so that it starts with cold
+    // caches (under `valgrind --tool=callgrind --cache-sim=yes`, its misses are those of a cold
+    // call: the code and data it touches).
+    let evictor = environment["WAYPOINT_PROFILE_EVICT"].map { _ in
+      UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 20, alignment: 64)
+    }
+    defer { evictor?.deallocate() }
     for round in 0..<iterations {
+      evictor?.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: round))
       switch operation {
       case "save":
         var snapshot = snapshots[round % snapshots.count]

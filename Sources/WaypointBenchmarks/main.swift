@@ -10,7 +10,8 @@
 //   swift run -c release waypoint-bench --navigator [N]   a SceneNavigator's navigation changes
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
 //   swift run -c release waypoint-bench --profile save|raw-insert|unchanged|restore|encode|judge
-//     [N]   one operation in a loop, for perf or callgrind
+//     [N]   one operation in a loop, for perf or callgrind; with WAYPOINT_PROFILE_UNTRIMMED=1 no
+//     trim in the loop, with WAYPOINT_PROFILE_EVICT=1 caches evicted before each operation
 import Foundation
 import Waypoint
 import WaypointSQLite
