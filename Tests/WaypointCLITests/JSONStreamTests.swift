@@ -236,3 +236,28 @@ struct JSONStreamTests {
     #expect(imported > 100)
   }
 }
+
+@Suite("JSON objects of the command-line output")
+struct JSONObjectOrderTests {
+  @Test("an object's members are in the order of their keys' UTF-8 bytes, whatever the insertion")
+  func membersInByteOrder() throws {
+    // Swift's `<` puts "10é9" (composed) before "10e\u{301}" (decomposed): not the bytes' order,
+    // and not consistent with its other answers for these keys.
+    let keys = ["z_", "10e\u{301}", "10\u{E9}9", "Z", "a", "\u{E9}x", "\u{FF5E}", "🎈"]
+    var generator = SplitMix64(state: 3)
+    for _ in 0..<20 {
+      var members: [String: Int] = [:]
+      for (value, key) in keys.shuffled(using: &generator).enumerated() { members[key] = value }
+      var json = JSONStream(.compact)
+      members.write(to: &json)
+      let bytes = json.take()
+      let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+      #expect(object.count == keys.count)
+      let text = String(decoding: bytes, as: UTF8.self)
+      let order = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      let places = order.map { text.range(of: "\"\($0)\":")?.lowerBound }
+      #expect(places.allSatisfy { $0 != nil })
+      #expect(zip(places, places.dropFirst()).allSatisfy { $0! < $1! }, "\(text)")
+    }
+  }
+}

@@ -190,7 +190,7 @@ extension SceneSnapshot {
         for place in stacks.indices {
           defer { bit &<<= 1 }
           guard written & bit == 0 else { continue }
-          if let least, !Self.precedes(stacks[place].key, stacks[least].key) { continue }
+          if let least, !Self.precedes(stacks.keys[place], stacks.keys[least]) { continue }
           least = place
           leastBit = bit
         }
@@ -210,8 +210,20 @@ extension SceneSnapshot {
 
   /// Whether `name` comes before `other` in JSONEncoder's `.sortedKeys` order (outside Apple's
   /// compatibility mode): by their UTF-8 bytes.
-  static func precedes(_ name: String, _ other: String) -> Bool {
-    name.utf8.lexicographicallyPrecedes(other.utf8)
+  package static func precedes(_ name: String, _ other: String) -> Bool {
+    // Compared in place where both have contiguous bytes (native and small strings do).
+    let inPlace = name.utf8.withContiguousStorageIfAvailable { mine in
+      other.utf8.withContiguousStorageIfAvailable { theirs in
+        let common = min(mine.count, theirs.count)
+        guard common > 0, let left = mine.baseAddress, let right = theirs.baseAddress else {
+          return mine.count < theirs.count
+        }
+        let order = memcmp(left, right, common)
+        return order == 0 ? mine.count < theirs.count : order < 0
+      }
+    }
+    if let inPlace, let inPlace { return inPlace }
+    return name.utf8.lexicographicallyPrecedes(other.utf8)
   }
 
   /// A stack as the `stacks` object's member: its name, then its records in an array.

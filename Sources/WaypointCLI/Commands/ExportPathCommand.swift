@@ -38,7 +38,8 @@ enum ExportPathCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let loaded = try SceneLoader(store: store, context: context).load(scene: scene)
     guard let records = loaded.snapshot.stacks[stack] else {
-      let names = loaded.snapshot.stacks.keys.sorted().map(Formatting.printable)
+      let names = loaded.snapshot.stacks.keys.sorted(by: SceneSnapshot.precedes).map(
+        Formatting.printable)
       throw .data(
         "\(store.path): snapshot \(loaded.info.id) of scene \(Formatting.printable(scene)) has no "
           + "stack '\(Formatting.printable(stack))' (its stacks: "

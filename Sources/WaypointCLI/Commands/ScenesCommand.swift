@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 import WaypointSQLite
 
 /// `waypoint scenes`: one line per scene.
@@ -42,8 +43,8 @@ enum ScenesCommand: WaypointCommand {
   /// read).
   static func depths(_ depths: [String: Int]) -> String {
     guard !depths.isEmpty else { return "-" }
-    return depths.keys.sorted().map { "\(Formatting.printable($0)) \(depths[$0] ?? 0)" }.joined(
-      separator: ", ")
+    let names = depths.keys.sorted(by: SceneSnapshot.precedes)
+    return names.map { "\(Formatting.printable($0)) \(depths[$0] ?? 0)" }.joined(separator: ", ")
   }
 
   /// One scene in JSON output.

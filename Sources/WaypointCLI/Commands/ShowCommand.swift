@@ -82,7 +82,7 @@ enum ShowCommand: WaypointCommand {
         json.member("isLatest", loaded.isLatest)
         json.member(
           "stacks",
-          snapshot.stacks.keys.sorted().map {
+          snapshot.stacks.keys.sorted(by: SceneSnapshot.precedes).map {
             StackJSON(name: $0, routes: (snapshot.stacks[$0] ?? []).map(RouteJSON.init))
           })
         json.member("selectedTab", snapshot.selectedTab.map(RouteJSON.init))

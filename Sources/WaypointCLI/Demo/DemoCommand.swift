@@ -216,7 +216,7 @@ enum DemoCommand {
   /// A navigation state as the demo prints it: each stack from the root, the tab, the split view
   /// and the sheet.
   private static func describe(_ state: NavigationState, print: (String) -> Void) {
-    for name in state.stacks.keys.sorted() {
+    for name in state.stacks.keys.sorted(by: SceneSnapshot.precedes) {
       let routes = (state.stacks[name] ?? []).map { String(describing: $0) }
       print("   stack \(name): root\(routes.map { " → \($0)" }.joined())")
     }

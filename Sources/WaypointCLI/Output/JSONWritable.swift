@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 
 /// A value that writes itself on a ``JSONStream``: what `--json` documents and export lines are
 /// made of. `nil` is written as `null`, dates as ISO 8601 strings in UTC (`2026-11-29T12:00:00Z`).
@@ -45,10 +46,12 @@ extension Array: JSONWritable where Element: JSONWritable {
 }
 
 extension Dictionary: JSONWritable where Key == String, Value: JSONWritable {
-  /// Members in the order of their keys, so that the output does not change from run to run.
+  /// Members in the order of their keys' UTF-8 bytes (JSONEncoder's `.sortedKeys`), so that the
+  /// output does not change from run to run (Swift's `<` on `String` does not order every mix of
+  /// composed and decomposed characters consistently).
   func write(to json: inout JSONStream) {
     json.beginObject()
-    for key in keys.sorted() { json.member(key, self[key]) }
+    for key in keys.sorted(by: SceneSnapshot.precedes) { json.member(key, self[key]) }
     json.endObject()
   }
 }
