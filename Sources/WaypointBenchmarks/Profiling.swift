@@ -15,9 +15,9 @@ enum Profiling {
     let environment = ProcessInfo.processInfo.environment
     // `WAYPOINT_PROFILE_UNTRIMMED`: no trim in the loop (a median save), by a retention no loop
     // reaches.
-    let untrimmed = environment["WAYPOINT_PROFILE_UNTRIMMED"] != nil
-    let store = try SnapshotStore(
-      path: path, configuration: StoreConfiguration(retention: untrimmed ? 1_000_000 : 5))
+    var configuration = StoreConfiguration()
+    if environment["WAYPOINT_PROFILE_UNTRIMMED"] != nil { configuration.retention = 1_000_000 }
+    let store = try SnapshotStore(path: path, configuration: configuration)
     let snapshots = (0..<min(iterations, 4096)).map { Fixtures.snapshot(2_000_000 + $0) }
     let base = Fixtures.snapshot(1_999_998)
     _ = try store.save(base, scene: "profile")

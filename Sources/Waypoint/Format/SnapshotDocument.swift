@@ -200,7 +200,7 @@ extension SceneSnapshot {
       }
     } else {
       // Many stacks: sorted, so that their number never costs its square.
-      let order = stacks.indices.sorted { Self.precedes(stacks[$0].key, stacks[$1].key) }
+      let order = stacks.indices.sorted { Self.precedes(stacks.keys[$0], stacks.keys[$1]) }
       for place in order { Self.write(stack: stacks[place], to: &writer) }
     }
     writer.endObject()
