@@ -1,5 +1,6 @@
 // Fuzz target `round-trip`: the bytes are a snapshot document. Whatever decodes must encode to JSON
-// that decodes to the same snapshot, and encoding must be stable.
+// that decodes to the same snapshot, encoding must be stable, byte for byte what JSONEncoder writes
+// (`.sortedKeys`, `.withoutEscapingSlashes`: its key order too), and recognised as canonical.
 import Foundation
 
 /// Decodes the bytes as a snapshot document and checks the encode/decode round trip.
@@ -17,4 +18,17 @@ func fuzzRoundTrip(_ data: Data) {
   }
   guard again == snapshot else { fatalError("decoding encoded() gives another snapshot") }
   guard again.encoded() == encoded else { fatalError("encoded() is not stable") }
+  // Before 1582-10-15 Foundation formats dates in the Julian calendar, the format in ISO 8601's
+  // proleptic Gregorian one (SnapshotFormat.md, `savedAt`).
+  let gregorianSince: TimeInterval = -12_219_292_800
+  guard
+    snapshot.metadata.savedAt.timeIntervalSince1970 < gregorianSince
+      || snapshot.encodedWithJSONEncoder() == encoded
+  else {
+    fatalError("encoded() is not what JSONEncoder writes")
+  }
+  let recognised = encoded.withUnsafeBytes { bytes in
+    CanonicalDocument(bytes, at: 0, limits: .default)?.end == bytes.count
+  }
+  guard recognised else { fatalError("encoded() is not recognised as canonical") }
 }

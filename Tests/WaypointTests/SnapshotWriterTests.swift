@@ -240,3 +240,27 @@ struct ManyStacksWriterTests {
     }
   }
 }
+
+@Suite("Hand-written snapshot encoding of early save times")
+struct EarlySaveTimeWriterTests {
+  @Test(
+    "a save time before 1582-10-15 is written in the proleptic Gregorian calendar, read back the same"
+  )
+  func prolepticGregorian() throws {
+    // 1582-10-15T00:00:00Z, the first day of the Gregorian calendar, is -12,219,292,800 s in Unix
+    // time; the day before is 1582-10-14 in the proleptic Gregorian calendar (1582-10-04 in the
+    // Julian calendar, which Foundation's formatting uses there).
+    for (seconds, text) in [
+      (-12_219_292_800.0, "1582-10-15T00:00:00Z"), (-12_219_379_200.0, "1582-10-14T00:00:00Z"),
+      (-62_135_596_800.0, "0001-01-01T00:00:00Z"), (-62_167_219_200.0, "0000-01-01T00:00:00Z"),
+    ] {
+      let snapshot = SceneSnapshot(
+        metadata: SnapshotMetadata(
+          routeSchemaVersion: 1, savedAt: Date(timeIntervalSince1970: seconds)))
+      let written = String(decoding: snapshot.encoded(), as: UTF8.self)
+      #expect(written.contains("\"savedAt\":\"\(text)\""), "\(written)")
+      let read = try SceneSnapshot(decoding: snapshot.encoded())
+      #expect(read.metadata.savedAt.timeIntervalSince1970 == seconds)
+    }
+  }
+}

@@ -119,7 +119,9 @@ extension SceneSnapshot {
 
   /// The snapshot as a format-1 JSON document: compact, keys sorted, so equal snapshots give equal
   /// bytes. The same bytes as `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` gives
-  /// for the format's document, written by hand because it runs on every save.
+  /// for the format's document, written by hand because it runs on every save; for a save time
+  /// before 1582-10-15 the date is the proleptic Gregorian calendar's, as ISO 8601 says, where
+  /// Foundation's formatting switches to the Julian calendar.
   public func encoded() -> Data {
     encodedLocatingSavedAt().document
   }
