@@ -167,13 +167,14 @@ private struct Scanner {
     repeat {
       let name = try string()
       if let previous = names.last { try increasing(previous, name) }
+      if distinct == nil, !plain(name) {
+        // The names before it are plain, distinct by their increasing bytes.
+        distinct = Set(names.map { CanonicalDocument.string(bytes, $0) })
+      }
       names.append(name)
-      if distinct == nil, !plain(name) { distinct = [] }
       if distinct != nil {
-        for earlier in names[(distinct?.count ?? 0)...] {
-          guard distinct?.insert(CanonicalDocument.string(bytes, earlier)).inserted == true else {
-            throw NotCanonical()
-          }
+        guard distinct?.insert(CanonicalDocument.string(bytes, name)).inserted == true else {
+          throw NotCanonical()
         }
       }
       try byte(UInt8(ascii: ":"))

@@ -138,7 +138,7 @@ struct Redactor: Sendable {
         members.append((key, value))
       }
       // JSONEncoder's `.sortedKeys` order outside Apple's compatibility mode: the UTF-8 bytes.
-      members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      members.sort { SceneSnapshot.precedes($0.key, $1.key) }
       output.append(UInt8(ascii: "{"))
       for (index, member) in members.enumerated() {
         if index > 0 { output.append(UInt8(ascii: ",")) }
