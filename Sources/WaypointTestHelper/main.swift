@@ -155,14 +155,21 @@ case "create-in-place":
   sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
   sqlite3_close_v2(db)
 case "ack-save":
-  // ack-save PATH SCENE normal|full: saves until killed, printing "ack <id> <base64 document>" after
-  // each save returns, so that the parent knows every acknowledged save byte for byte.
+  // ack-save PATH SCENE normal|full [PAGES]: saves until killed, printing "ack <id> <base64
+  // document>" after each save returns, so that the parent knows every acknowledged save byte for
+  // byte. PAGES: checkpoints in the background from that many WAL pages on (default 1,000).
   let values = Array(arguments.dropFirst())
-  guard values.count == 3, let durability = StoreConfiguration.Durability(rawValue: values[2])
+  guard values.count == 3 || values.count == 4,
+    let durability = StoreConfiguration.Durability(rawValue: values[2]),
+    let pages = values.count == 4 ? Int(values[3]) : 1000
   else {
-    fail("usage: ack-save PATH SCENE normal|full")
+    fail("usage: ack-save PATH SCENE normal|full [PAGES]")
   }
-  let store = openStore(values[0], StoreConfiguration(durability: durability, retention: 1_000_000))
+  let store = openStore(
+    values[0],
+    StoreConfiguration(
+      durability: durability, retention: 1_000_000,
+      checkpointing: .inBackground(afterPages: pages)))
   var index = 0
   while true {
     let snapshot = numberedSnapshot(index)

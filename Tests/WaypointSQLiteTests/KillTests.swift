@@ -24,11 +24,26 @@ struct KillTests {
     "a saving process killed at random moments, again and again, never loses an acknowledged save",
     arguments: [StoreConfiguration.Durability.normal, .full])
   func killedWhileSaving(durability: StoreConfiguration.Durability) throws {
-    let path = directory.path("saving-\(durability).sqlite")
+    try killWhileSaving(durability: durability, checkpointPages: nil)
+  }
+
+  @Test(
+    "a saving process killed at random moments, its WAL checkpointed on another thread after every few saves, never loses an acknowledged save"
+  )
+  func killedWhileCheckpointing() throws {
+    try killWhileSaving(durability: .normal, checkpointPages: 4)
+  }
+
+  /// Kills a process saving to one store ``kills`` times at random moments, checking after each
+  /// that the store opens sound and holds every save the process acknowledged, byte for byte.
+  /// `checkpointPages`: the helper checkpoints in the background from that many WAL pages on.
+  func killWhileSaving(durability: StoreConfiguration.Durability, checkpointPages: Int?) throws {
+    let path = directory.path("saving-\(durability)-\(checkpointPages ?? 0).sqlite")
     var acknowledged: [Int64: Data] = [:]
     var killed = 0
     for iteration in 0..<Self.kills {
-      let run = try HelperRun(["ack-save", path, "A", durability.rawValue])
+      let run = try HelperRun(
+        ["ack-save", path, "A", durability.rawValue] + (checkpointPages.map { [String($0)] } ?? []))
       // A random moment: after 0 to 40 acknowledged saves, plus up to 3 ms.
       let saves = Int.random(in: 0...40)
       let delay = UInt32.random(in: 0...3_000)
@@ -60,7 +75,7 @@ struct KillTests {
     #expect(killed == Self.kills)
     #expect(acknowledged.count > 0)
     print(
-      "kill test (\(durability)): \(killed) SIGKILLs while saving, \(acknowledged.count) acknowledged saves, all present byte for byte"
+      "kill test (\(durability), checkpoints from \(checkpointPages ?? 1000) pages): \(killed) SIGKILLs while saving, \(acknowledged.count) acknowledged saves, all present byte for byte"
     )
   }
 

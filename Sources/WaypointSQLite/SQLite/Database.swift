@@ -19,6 +19,9 @@ final class Database {
   enum Mode {
     /// Read and write, creating the file if needed.
     case readWrite
+    /// Read and write a file that must exist: never creates one (a store's checkpointing
+    /// connection, which opens a file the store already has open).
+    case readWriteExisting
     /// Read only; the file must exist.
     case readOnly
     /// Read only, telling SQLite that nobody changes the file (`immutable=1`): no locks, no `-shm`
@@ -75,6 +78,7 @@ final class Database {
     let flags: Int32 =
       switch mode {
       case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+      case .readWriteExisting: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
       case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
       case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
       }
@@ -129,8 +133,14 @@ final class Database {
     return uri + "?immutable=1"
   }
 
-  /// Finalizes every cached statement and closes the connection. Safe to call twice.
+  /// Finalizes every cached statement and closes the connection, after the background checkpoints'
+  /// thread and connection (``checkpointInBackground(_:)``). Safe to call twice.
   func close() {
+    if let checkpointer {
+      if let handle { sqlite3_wal_hook(handle, nil, nil) }
+      checkpointer.stop()
+      self.checkpointer = nil
+    }
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
     literals.removeAll()
@@ -141,6 +151,40 @@ final class Database {
     mainFile = nil
     moveWatch?.cancel()
     moveWatch = nil
+  }
+
+  /// Checkpoints the WAL on a thread of its own (``BackgroundCheckpointer``) instead of in the
+  /// commit that fills it: installs `checkpointer` as the connection's WAL hook, which replaces
+  /// SQLite's automatic checkpoints. ``close()`` stops it first.
+  func checkpointInBackground(_ checkpointer: BackgroundCheckpointer) {
+    guard let handle else { return }
+    self.checkpointer = checkpointer
+    sqlite3_wal_hook(
+      handle,
+      { context, db, _, pages in
+        guard let context else { return SQLITE_OK }
+        return Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
+          .committed(db, walPages: pages)
+      }, Unmanaged.passUnretained(checkpointer).toOpaque())
+  }
+
+  /// Checkpoints the WAL in the commit that leaves `pages` or more in it, SQLite's own policy
+  /// (`sqlite3_wal_autocheckpoint`).
+  func checkpointDuringCommits(afterPages pages: Int) {
+    guard let handle else { return }
+    sqlite3_wal_autocheckpoint(handle, Int32(clamping: max(1, pages)))
+  }
+
+  /// The connection's background checkpoints, when ``checkpointInBackground(_:)`` started them.
+  private(set) var checkpointer: BackgroundCheckpointer?
+
+  /// Copies what it can of the WAL into the file (`SQLITE_CHECKPOINT_PASSIVE`: without waiting for
+  /// a lock or blocking a writer); returns SQLite's result code.
+  func checkpoint() -> Int32 {
+    guard let handle else { return SQLITE_MISUSE }
+    return call(.checkpoint, sql: nil) {
+      sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.

@@ -25,6 +25,9 @@ enum SQLiteCall: Hashable, Sendable {
   /// The read of the WAL index's header (`waypoint_wal_index_header`: `xShmMap` and
   /// `xShmBarrier`). A fault makes it unreadable: the caller then asks `PRAGMA data_version`.
   case walIndex
+  /// `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`), run by a store's
+  /// ``BackgroundCheckpointer`` on its own connection.
+  case checkpoint
 }
 
 /// A fault to inject in place of a real SQLite call, in debug builds only.

@@ -236,6 +236,9 @@ extension SnapshotStore {
       else { return nil }
       let synchronous = try db.scalar("PRAGMA synchronous") { $0.int64() } ?? 1
       let cacheSize = try db.scalar("PRAGMA cache_size") { $0.int64() } ?? -2000
+      // The background checkpoints' connection would keep the journal in WAL; a later commit
+      // that fills the WAL starts them again.
+      db.checkpointer?.stop()
       let mode: String?
       do throws(SQLiteError) {
         mode = try db.setJournalMode("MEMORY")

@@ -210,6 +210,17 @@ public final class SnapshotStore: @unchecked Sendable {
         try db.execute(
           "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
       }
+      switch configuration.checkpointing {
+      case .duringSaves(let pages):
+        db.checkpointDuringCommits(afterPages: pages)
+      case .inBackground(let pages):
+        // The file this connection has open: the checkpoints' connection opens no other.
+        let file = StoreFile.Identity(of: StoreFile.target(of: path))
+        db.checkpointInBackground(
+          BackgroundCheckpointer(pages: pages) {
+            checkpointConnection(path, configuration, file, faults)
+          })
+      }
       // Up to date (the usual open): no write transaction per migration.
       if case .waypoint(let version) = identity, version == supported {
         return (db, version)
@@ -218,6 +229,39 @@ public final class SnapshotStore: @unchecked Sendable {
     } catch {
       throw StoreError(opening: error, path: path)
     }
+  }
+
+  /// Opens the connection of a store's background checkpoints (``BackgroundCheckpointer``), with
+  /// the store's durability: only while the path leads to `file`, the file the store's own
+  /// connection opened, and kept only when, after its first read (where SQLite opens the WAL and
+  /// its index), its file is still that one and in WAL mode. So it never reads the WAL at the
+  /// path into a file that replaced the store's. `nil` otherwise, or on any error.
+  static func checkpointConnection(
+    _ path: String, _ configuration: StoreConfiguration, _ file: StoreFile.Identity?,
+    _ faults: FaultInjector?
+  ) -> Database? {
+    let target = StoreFile.target(of: path)
+    guard let file, StoreFile.Identity(of: target) == file,
+      let db = try? Database(
+        path: path, mode: .readWriteExisting,
+        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
+    else { return nil }
+    do {
+      switch configuration.durability {
+      case .normal:
+        try db.execute("PRAGMA synchronous = NORMAL")
+      case .full:
+        try db.execute(
+          "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
+      }
+      _ = try db.scalar("PRAGMA schema_version") { $0.int64() }
+      let mode = try db.scalar("PRAGMA journal_mode") { $0.text() } ?? nil
+      if mode?.lowercased() == "wal", !db.hasMoved(), StoreFile.Identity(of: target) == file {
+        return db
+      }
+    } catch {}
+    db.close()
+    return nil
   }
 
   /// Reads the first and the last row of each table and index of the schema (the path from its

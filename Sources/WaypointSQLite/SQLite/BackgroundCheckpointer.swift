@@ -1,0 +1,187 @@
+import Foundation
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// Copies a connection's write-ahead log into its database file (a checkpoint) on a thread of its
+/// own, so that the save whose commit fills the WAL returns without waiting for it.
+///
+/// SQLite's own policy (`wal_autocheckpoint`) runs a checkpoint inside the commit that leaves the
+/// WAL at 1,000 pages or more: that save copies every page written since the last checkpoint into
+/// the file and waits for two `fsync`s, a few milliseconds every few hundred saves. Here the
+/// connection's WAL hook (``Database/checkpointInBackground(_:)``) only signals this object when a
+/// commit leaves ``pages`` or more in the WAL, and a thread checkpoints through a second
+/// connection to the same file (`SQLITE_CHECKPOINT_PASSIVE`: it never waits for a lock and never
+/// blocks a writer). Once the WAL is copied whole, the writer's next transaction starts it over
+/// from its beginning, as after SQLite's own checkpoints.
+///
+/// What can go wrong, and what then happens:
+/// - The thread falls behind, or its checkpoints fail (its connection cannot be opened, the disk
+///   refuses a write): a commit that leaves ``inlinePages`` or more in the WAL checkpoints itself,
+///   as SQLite would, so the WAL stays bounded. Nothing is lost either way: a checkpoint only
+///   copies committed pages, and a failed one is retried from the WAL.
+/// - The file at the path is no longer the connection's (deleted, or another file renamed over
+///   it): the thread opens its connection only after checking that the path still leads to the
+///   file the store opened (its device and inode) and that its own connection's file has not moved, so that
+///   it never reads the WAL of one file into another. A connection opened before such a
+///   replacement checkpoints the file it has open, which nobody reads any more; the store closes
+///   both connections when it notices (``stop()``).
+/// - The connection closes (the store is released or reopens its file): ``stop()`` interrupts a
+///   checkpoint under way (`sqlite3_interrupt`), waits for the thread to close its connection
+///   and end, and only then may the caller close its own, so that the last connection to close
+///   is the store's (SQLite checkpoints and removes the WAL when its last connection closes).
+///
+/// Thread safety: ``committed(_:walPages:)`` runs on the thread that commits (the store's lock
+/// held); ``stop()`` on the thread that closes the connection; the rest under `condition`.
+final class BackgroundCheckpointer: @unchecked Sendable {
+  /// The WAL size, in pages, from which a commit asks the thread for a checkpoint.
+  let pages: Int32
+  /// The WAL size, in pages, from which the committing connection checkpoints itself: four times
+  /// ``pages``.
+  let inlinePages: Int32
+  /// Opens the checkpointing connection, or answers `nil` (see the type's discussion). Called on
+  /// the thread, at its first checkpoint.
+  private let connect: @Sendable () -> Database?
+
+  private let condition = NSCondition()
+  /// A commit asked for a checkpoint since the thread last started one.
+  private var requested = false
+  /// The thread exists (started and not yet ended).
+  private var threadRunning = false
+  /// ``stop()`` asked the thread to end.
+  private var stopping = false
+  /// The connection could not be opened: no more requests (the committing connection checkpoints
+  /// past ``inlinePages``) until ``stop()``.
+  private var unavailable = false
+  /// The thread's connection, set by the thread under `condition` (so that ``stop()`` can
+  /// interrupt it) and used by the thread alone.
+  private var connection: Database?
+  /// Checkpoints the thread ran that SQLite answered `SQLITE_OK`.
+  private var completedCount = 0
+  /// Checkpoints the committing connection ran itself, the thread behind or unavailable.
+  private var inlineCount = 0
+  /// The thread is running a checkpoint (or opening its connection for one).
+  private var busy = false
+
+  /// Checkpoints the thread ran that SQLite answered `SQLITE_OK` (tests).
+  var completed: Int { locked { completedCount } }
+  /// Checkpoints the committing connection ran itself, the thread behind or unavailable (tests).
+  var ranInline: Int { locked { inlineCount } }
+  /// Whether the thread exists: started by a commit and not ended by ``stop()`` (tests).
+  var isRunning: Bool { locked { threadRunning } }
+
+  private func locked<T>(_ body: () -> T) -> T {
+    condition.lock()
+    defer { condition.unlock() }
+    return body()
+  }
+
+  /// - Parameters:
+  ///   - pages: The WAL size, in pages, from which a commit asks for a checkpoint; at least 1.
+  ///   - connect: Opens the thread's connection to the same file, checked as the type's
+  ///     discussion says; `nil` when it cannot.
+  init(pages: Int, connect: @escaping @Sendable () -> Database?) {
+    let clamped = Int32(clamping: max(1, pages))
+    self.pages = clamped
+    self.inlinePages = clamped.multipliedReportingOverflow(by: 4).overflow ? .max : clamped * 4
+    self.connect = connect
+  }
+
+  /// The WAL hook's work, after every commit of the watched connection: asks the thread for a
+  /// checkpoint from ``pages`` pages on, checkpoints on this connection from ``inlinePages`` on.
+  /// Returns `SQLITE_OK` (an error would be reported as the commit's, which has happened).
+  func committed(_ db: OpaquePointer?, walPages: Int32) -> Int32 {
+    guard walPages >= pages else { return SQLITE_OK }
+    if walPages >= inlinePages {
+      // SQLite's own hook does the same from its threshold on; within the hook is allowed.
+      _ = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+      locked { inlineCount += 1 }
+      return SQLITE_OK
+    }
+    condition.lock()
+    defer { condition.unlock() }
+    guard !stopping, !unavailable else { return SQLITE_OK }
+    requested = true
+    if threadRunning {
+      condition.signal()
+    } else {
+      threadRunning = true
+      let thread = Thread { [self] in run() }
+      thread.name = "Waypoint checkpoints"
+      thread.qualityOfService = .utility
+      thread.start()
+    }
+    return SQLITE_OK
+  }
+
+  /// Ends the thread, interrupting a checkpoint under way, and closes its connection; returns once
+  /// both are done. A later commit past ``pages`` starts a new thread. Safe to call at any time,
+  /// and more than once.
+  func stop() {
+    condition.lock()
+    defer { condition.unlock() }
+    if threadRunning {
+      stopping = true
+      if let handle = connection?.handle { sqlite3_interrupt(handle) }
+      condition.broadcast()
+      while threadRunning { condition.wait() }
+      stopping = false
+    }
+    requested = false
+    unavailable = false
+  }
+
+  /// Waits until the thread has no checkpoint to run or under way, at most `timeout` (tests).
+  /// Returns whether it is idle.
+  func waitUntilIdle(timeout: Duration) -> Bool {
+    let deadline = Date().addingTimeInterval(
+      Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+    condition.lock()
+    defer { condition.unlock() }
+    while requested || busy {
+      guard condition.wait(until: deadline) else { return false }
+    }
+    return true
+  }
+
+  /// The thread's loop: waits for a request, checkpoints, until ``stop()``.
+  private func run() {
+    condition.lock()
+    while true {
+      while !requested && !stopping { condition.wait() }
+      if stopping { break }
+      requested = false
+      busy = true
+      var db = connection
+      condition.unlock()
+      if db == nil { db = connect() }
+      condition.lock()
+      if connection == nil { connection = db }
+      guard !stopping else { break }
+      guard let db else {
+        unavailable = true
+        busy = false
+        condition.broadcast()
+        continue
+      }
+      condition.unlock()
+      let code = db.checkpoint()
+      condition.lock()
+      if code == SQLITE_OK { completedCount += 1 }
+      busy = false
+      condition.broadcast()
+    }
+    let db = connection
+    connection = nil
+    condition.unlock()
+    db?.close()
+    condition.lock()
+    busy = false
+    threadRunning = false
+    condition.broadcast()
+    condition.unlock()
+  }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import Testing
+import Waypoint
+
+@testable import WaypointSQLite
+
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// `StoreConfiguration.Checkpointing`: who copies the WAL into the file, and when. Read from the
+/// WAL index itself (the `-shm` file): `mxFrame`, the frames in the WAL, and `nBackfill`, those
+/// already copied into the file.
+@Suite("Snapshot store: checkpoints on a thread of their own")
+struct BackgroundCheckpointTests {
+  let directory = TemporaryDirectory()
+
+  /// The WAL index's `mxFrame` (offset 16 of its header) and `nBackfill` (offset 96, the first
+  /// word after the header's two copies), native-endian, as https://sqlite.org/walformat.html
+  /// lays them out.
+  static func walIndex(_ path: String) throws -> (frames: UInt32, copied: UInt32) {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path + "-shm"))
+    try #require(data.count >= 136)
+    return data.withUnsafeBytes { bytes in
+      (
+        bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self),
+        bytes.loadUnaligned(fromByteOffset: 96, as: UInt32.self)
+      )
+    }
+  }
+
+  /// The `n`-th snapshot of a series whose documents are about 2 KiB: each save writes a few
+  /// WAL frames.
+  static func numbered(_ n: Int) throws -> SceneSnapshot {
+    try snapshot((0..<40).map { .item(id: n * 1_000 + $0) })
+  }
+
+  static func store(
+    _ path: String, _ checkpointing: StoreConfiguration.Checkpointing,
+    faults: FaultInjector? = nil
+  ) throws -> SnapshotStore {
+    try SnapshotStore(
+      path: path, configuration: StoreConfiguration(checkpointing: checkpointing),
+      access: .readWrite, migrations: SchemaMigration.all, faults: faults)
+  }
+
+  /// Expects the scene's newest stored document to be `snapshot`'s, byte for byte.
+  static func expectNewest(_ store: SnapshotStore, scene: String, is snapshot: SceneSnapshot)
+    throws
+  {
+    let newest = try #require(try store.history(scene: scene).first)
+    #expect(try store.snapshot(id: newest.id)?.document.data == snapshot.encoded())
+  }
+
+  @Test(
+    "a save that fills the WAL returns without copying it; the thread copies it, and the next write starts it over"
+  )
+  func threadCopiesTheWAL() throws {
+    let path = directory.path()
+    let store = try Self.store(path, .inBackground(afterPages: 16))
+    let checkpointer = try #require(store.database.checkpointer)
+    #expect(!checkpointer.isRunning)
+    var saves = 0
+    while try Self.walIndex(path).frames < 16 {
+      #expect(!checkpointer.isRunning, "started before the WAL held 16 pages")
+      try store.save(Self.numbered(saves), scene: "A")
+      saves += 1
+    }
+    #expect(checkpointer.isRunning)
+    #expect(checkpointer.waitUntilIdle(timeout: .seconds(10)))
+    #expect(checkpointer.completed >= 1)
+    #expect(checkpointer.ranInline == 0)
+    let copied = try Self.walIndex(path)
+    #expect(copied.frames >= 16)
+    #expect(copied.copied == copied.frames, "the thread copied the whole WAL")
+    // The next commit writes from the start of the WAL again.
+    try store.save(Self.numbered(saves), scene: "A")
+    #expect(try Self.walIndex(path).frames < 16)
+    try Self.expectNewest(store, scene: "A", is: Self.numbered(saves))
+  }
+
+  @Test(
+    "while the thread cannot checkpoint, saves leave the WAL alone up to four times the threshold, then copy it themselves",
+    arguments: ["checkpoint refused", "connection not opened"])
+  func savesTakeOverWhenTheThreadCannot(fault: String) throws {
+    let path = directory.path()
+    let faults: FaultInjector =
+      fault == "checkpoint refused"
+      ? .fail(.checkpoint, with: .busy)
+      // Only the checkpoints' connection reads the schema version when it opens.
+      : .fail(.prepare, matching: "PRAGMA schema_version", with: .ioError)
+    let store = try Self.store(path, .inBackground(afterPages: 16), faults: faults)
+    let checkpointer = try #require(store.database.checkpointer)
+    var saves = 0
+    var before = try Self.walIndex(path)
+    while checkpointer.ranInline == 0 {
+      try #require(saves < 200, "no save ever checkpointed")
+      try store.save(Self.numbered(saves), scene: "A")
+      saves += 1
+      #expect(checkpointer.waitUntilIdle(timeout: .seconds(10)))
+      let after = try Self.walIndex(path)
+      if checkpointer.ranInline == 0 {
+        #expect(after.copied == 0, "\(after.frames) frames: copied by nobody yet")
+        #expect(after.frames < 64)
+      } else {
+        // The save whose commit took the WAL to 64 frames or more copied it.
+        #expect(before.frames < 64 && after.frames >= 64)
+        #expect(after.copied == after.frames)
+      }
+      before = after
+    }
+    #expect(checkpointer.completed == 0)
+    try Self.expectNewest(store, scene: "A", is: Self.numbered(saves - 1))
+  }
+
+  @Test("with checkpoints during saves, the save that fills the WAL copies it before it returns")
+  func duringSaves() throws {
+    let path = directory.path()
+    let store = try Self.store(path, .duringSaves(afterPages: 16))
+    #expect(store.database.checkpointer == nil)
+    var saves = 0
+    var index = try Self.walIndex(path)
+    while index.frames < 16 {
+      #expect(index.copied == 0)
+      try store.save(Self.numbered(saves), scene: "A")
+      saves += 1
+      index = try Self.walIndex(path)
+    }
+    #expect(index.copied == index.frames)
+  }
+
+  @Test(
+    "a store released while its thread checkpoints leaves a sound file with every save, and no WAL")
+  func releasedWhileCheckpointing() throws {
+    let path = directory.path()
+    var latest: [String: Data] = [:]
+    var checkpointer: BackgroundCheckpointer?
+    do {
+      // Every commit asks for a checkpoint: the thread is at work when the store goes.
+      let store = try Self.store(path, .inBackground(afterPages: 1))
+      checkpointer = store.database.checkpointer
+      for n in 0..<150 {
+        let saved = try Self.numbered(n)
+        try store.save(saved, scene: "scene-\(n % 10)")
+        latest["scene-\(n % 10)"] = saved.encoded()
+      }
+      #expect(checkpointer?.isRunning == true)
+    }
+    #expect(checkpointer?.isRunning == false, "the thread ended with the store's connection")
+    #expect(
+      !FileManager.default.fileExists(atPath: path + "-wal"), "the last connection removed it")
+    let reopened = try SnapshotStore(path: path)
+    #expect(try integrityCheck(reopened) == "ok")
+    #expect(latest.count == 10)
+    for (scene, document) in latest {
+      let newest = try #require(try reopened.history(scene: scene).first)
+      #expect(try reopened.snapshot(id: newest.id)?.document.data == document)
+    }
+  }
+
+  @Test("the checkpoints' connection opens only the file the store opened, and never creates one")
+  func connectionOpensOnlyTheStoresFile() throws {
+    let path = directory.path()
+    let other = directory.path("other.sqlite")
+    let store = try SnapshotStore(path: path)
+    _ = try SnapshotStore(path: other)
+    let configuration = StoreConfiguration()
+    let identity = StoreFile.Identity(of: path)
+    let opened = SnapshotStore.checkpointConnection(path, configuration, identity, nil)
+    #expect(opened != nil)
+    opened?.close()
+    // Another file's identity: the path no longer leads to the store's file.
+    #expect(
+      SnapshotStore.checkpointConnection(path, configuration, StoreFile.Identity(of: other), nil)
+        == nil)
+    // The store's file gone from the path (its WAL index and WAL with it): nothing opened, nothing
+    // created.
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: path + suffix)
+    }
+    #expect(SnapshotStore.checkpointConnection(path, configuration, identity, nil) == nil)
+    #expect(!FileManager.default.fileExists(atPath: path))
+    withExtendedLifetime(store) {}
+  }
+
+  @Test(
+    "a store whose thread has its connection open still imports into a new file without its WAL")
+  func newFileImportStopsTheThread() throws {
+    let path = directory.path()
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let store = try Self.store(path, .inBackground(afterPages: 1))
+    let checkpointer = try #require(store.database.checkpointer)
+    // A commit starts the thread, which opens its connection; the store is emptied again.
+    try store.save(Self.numbered(0), scene: "A")
+    #expect(checkpointer.waitUntilIdle(timeout: .seconds(10)))
+    #expect(checkpointer.completed >= 1)
+    try store.write { db throws(SQLiteError) in try db.execute("DELETE FROM snapshot") }
+    let imported = try store.importSnapshotsIntoNewFile { importer throws(StoreError) in
+      for n in 0..<300 { try importer.insert(try! Self.numbered(n), scene: "scene-\(n % 7)") }
+      return true
+    }
+    #expect(imported)
+    // The rows went to the file itself, not through a WAL.
+    let walBytes =
+      (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? NSNumber
+    #expect((walBytes?.intValue ?? 0) == 0)
+    #expect(try store.statistics().snapshotCount == 300)
+  }
+}
