@@ -81,6 +81,59 @@ struct BackgroundCheckpointTests {
     try Self.expectNewest(store, scene: "A", is: Self.numbered(saves))
   }
 
+  @Test("while saves keep coming, the thread still copies the WAL whole, and the WAL starts over")
+  func savesKeepComing() throws {
+    let path = directory.path()
+    let store = try Self.store(path, .inBackground(afterPages: 200))
+    let checkpointer = try #require(store.database.checkpointer)
+    var largest: UInt32 = 0
+    var restarts = 0
+    var previous: UInt32 = 0
+    for n in 0..<2_000 {
+      try store.save(Self.numbered(n), scene: "scene-\(n % 3)")
+      let frames = try Self.walIndex(path).frames
+      if frames < previous { restarts += 1 }
+      previous = frames
+      largest = max(largest, frames)
+    }
+    // Never the saves' own checkpoint, four times the threshold: the thread kept up.
+    #expect(checkpointer.ranInline == 0)
+    #expect(largest < 800)
+    #expect(restarts >= 10, "the WAL started over \(restarts) times")
+    #expect(checkpointer.waitUntilIdle(timeout: .seconds(10)))
+    #expect(checkpointer.completed >= 10)
+  }
+
+  @Test(
+    "stopping the thread while it waits for the store's lock, held by the thread that stops it, returns",
+    .timeLimit(.minutes(1)))
+  func stopWhileWaitingForTheLock() throws {
+    let path = directory.path()
+    let store = try Self.store(path, .duringSaves(afterPages: 1_000_000))
+    try store.save(Self.numbered(0), scene: "A")
+    let configuration = StoreConfiguration()
+    let identity = StoreFile.Identity(of: path)
+    let writers = NSLock()
+    let checkpointer = BackgroundCheckpointer(pages: 1, writers: writers) {
+      SnapshotStore.checkpointConnection(path, configuration, identity, nil)
+    }
+    writers.lock()
+    // A commit's hook: the thread starts, copies the WAL without the lock, then waits for it.
+    #expect(checkpointer.committed(nil, walPages: 2) == SQLITE_OK)
+    #expect(checkpointer.isRunning)
+    var waited = 0
+    while try Self.walIndex(path).copied == 0 && waited < 1_000 {
+      usleep(10_000)
+      waited += 1
+    }
+    #expect(try Self.walIndex(path).copied > 0, "the first pass ran")
+    usleep(20_000)
+    checkpointer.stop()
+    writers.unlock()
+    #expect(!checkpointer.isRunning)
+    #expect(checkpointer.completed == 0, "the pass holding the lock never ran")
+  }
+
   @Test(
     "while the thread cannot checkpoint, saves leave the WAL alone up to four times the threshold, then copy it themselves",
     arguments: ["checkpoint refused", "connection not opened"])
@@ -138,8 +191,8 @@ struct BackgroundCheckpointTests {
     var latest: [String: Data] = [:]
     var checkpointer: BackgroundCheckpointer?
     do {
-      // Every commit asks for a checkpoint: the thread is at work when the store goes.
-      let store = try Self.store(path, .inBackground(afterPages: 1))
+      // Every other commit or so asks for a checkpoint: the thread is at work when the store goes.
+      let store = try Self.store(path, .inBackground(afterPages: 8))
       checkpointer = store.database.checkpointer
       for n in 0..<150 {
         let saved = try Self.numbered(n)
@@ -190,7 +243,7 @@ struct BackgroundCheckpointTests {
   func newFileImportStopsTheThread() throws {
     let path = directory.path()
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
-    let store = try Self.store(path, .inBackground(afterPages: 1))
+    let store = try Self.store(path, .inBackground(afterPages: 8))
     let checkpointer = try #require(store.database.checkpointer)
     // A commit starts the thread, which opens its connection; the store is emptied again.
     try store.save(Self.numbered(0), scene: "A")

@@ -179,12 +179,18 @@ final class Database {
   private(set) var checkpointer: BackgroundCheckpointer?
 
   /// Copies what it can of the WAL into the file (`SQLITE_CHECKPOINT_PASSIVE`: without waiting for
-  /// a lock or blocking a writer); returns SQLite's result code.
-  func checkpoint() -> Int32 {
-    guard let handle else { return SQLITE_MISUSE }
-    return call(.checkpoint, sql: nil) {
-      sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+  /// a lock or blocking a writer).
+  ///
+  /// - Returns: SQLite's result code, the frames in the WAL and how many of them the file now
+  ///   holds (both 0 when SQLite did not say).
+  func checkpoint() -> (code: Int32, frames: Int32, copied: Int32) {
+    guard let handle else { return (SQLITE_MISUSE, 0, 0) }
+    var frames: Int32 = 0
+    var copied: Int32 = 0
+    let code = call(.checkpoint, sql: nil) {
+      sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
     }
+    return code == SQLITE_OK ? (code, frames, copied) : (code, 0, 0)
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.

@@ -110,6 +110,25 @@ public final class SnapshotStore: @unchecked Sendable {
     (database, schemaVersion) = opened
     self.recovered = recovery
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
+    startCheckpoints(database)
+  }
+
+  /// Sets who copies the WAL of `db`, the store's connection just opened, into the file
+  /// (``StoreConfiguration/checkpointing``). Read-write stores only.
+  private func startCheckpoints(_ db: Database) {
+    guard access == .readWrite else { return }
+    switch configuration.checkpointing {
+    case .duringSaves(let pages):
+      db.checkpointDuringCommits(afterPages: pages)
+    case .inBackground(let pages):
+      // The file this connection has open: the checkpoints' connection opens no other.
+      let file = StoreFile.Identity(of: StoreFile.target(of: path))
+      db.checkpointInBackground(
+        BackgroundCheckpointer(pages: pages, writers: lock) {
+          [path, configuration, faults] in
+          Self.checkpointConnection(path, configuration, file, faults)
+        })
+    }
   }
 
   private static func open(
@@ -209,17 +228,6 @@ public final class SnapshotStore: @unchecked Sendable {
         // fullfsync matters on Apple platforms, where fsync alone does not reach the platter.
         try db.execute(
           "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
-      }
-      switch configuration.checkpointing {
-      case .duringSaves(let pages):
-        db.checkpointDuringCommits(afterPages: pages)
-      case .inBackground(let pages):
-        // The file this connection has open: the checkpoints' connection opens no other.
-        let file = StoreFile.Identity(of: StoreFile.target(of: path))
-        db.checkpointInBackground(
-          BackgroundCheckpointer(pages: pages) {
-            checkpointConnection(path, configuration, file, faults)
-          })
       }
       // Up to date (the usual open): no write transaction per migration.
       if case .waypoint(let version) = identity, version == supported {
@@ -579,6 +587,7 @@ public final class SnapshotStore: @unchecked Sendable {
     if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
       database = reopened.0
       walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
+      startCheckpoints(database)
     }
   }
 
@@ -588,6 +597,16 @@ public final class SnapshotStore: @unchecked Sendable {
     try withDatabase { db throws(SQLiteError) in
       try db.transaction(immediate: false) { () throws(SQLiteError) in try body(db) }
     }
+  }
+
+  /// The checkpoints the store's thread has run on its current connection
+  /// (``StoreConfiguration/Checkpointing/inBackground(afterPages:)``) that copied the whole WAL,
+  /// the wall time of all it ran and the WAL frames they copied: the work its saves did not wait
+  /// for (benchmarks).
+  package var backgroundCheckpoints: (completed: Int, time: Duration, frames: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    return database.checkpointer?.totals ?? (0, .zero, 0)
   }
 
   #if DEBUG
