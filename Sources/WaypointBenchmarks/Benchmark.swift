@@ -213,6 +213,13 @@ struct Benchmark {
       String(
         format: "save ÷ 50-scene file rewrite, ratio of means: %.2f×", results.saveVersusFileRewrite
       ))
+    log(
+      String(
+        format:
+          "slowest saves: 99th percentile %.0f µs, 99.9th %.0f µs, max %.0f µs (raw insert: %.0f, %.0f, %.0f)",
+        save.percentile(0.99), save.percentile(0.999), save.percentile(1),
+        rawInsert.percentile(0.99),
+        rawInsert.percentile(0.999), rawInsert.percentile(1)))
     log("unchanged saves that wrote: \(unchangedWrote) of \(settings.warmUp + settings.rounds)")
     // The checkpoints the 1k store's thread ran meanwhile (for every write to that store: the
     // saves, the restores' and confirmations' bookkeeping): work the saves did not wait for. Were

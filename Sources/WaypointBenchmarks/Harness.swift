@@ -13,6 +13,14 @@ struct Samples {
       ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2 : sorted[sorted.count / 2]
   }
 
+  /// The value below which `fraction` of the samples lie (nearest rank); the largest for 1.
+  func percentile(_ fraction: Double) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    return sorted[Swift.min(sorted.count, Swift.max(1, rank)) - 1]
+  }
+
   /// `0.52 s (median of 5, 0.48–0.61 s; CPU 0.40 s)`: a tool's wall times and the median of its
   /// CPU times.
   func describe(cpu: Samples) -> String {
