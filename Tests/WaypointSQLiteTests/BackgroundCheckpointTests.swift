@@ -119,15 +119,10 @@ struct BackgroundCheckpointTests {
     for run in runs { run.waitForLines(300) }
     for run in runs { run.kill() }
     var acknowledged: [Int64: Data] = [:]
-    for line in runs.flatMap(\.lines) {
-      let parts = line.split(separator: " ")
-      guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
-        let document = Data(base64Encoded: String(parts[2]))
-      else {
-        Issue.record("unexpected line from a saver: \(line)")
-        continue
-      }
-      acknowledged[id] = document
+    for run in runs {
+      acknowledged.merge(
+        run.acknowledgedSaves { Issue.record("unexpected line from a saver: \($0)") }
+      ) { $1 }
     }
     #expect(acknowledged.count >= 600)
     let store = try SnapshotStore(path: path)

@@ -52,16 +52,9 @@ struct KillTests {
       usleep(delay)
       run.kill()
       if run.wasKilled { killed += 1 }
-      for line in run.lines {
-        let parts = line.split(separator: " ")
-        guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
-          let document = Data(base64Encoded: String(parts[2]))
-        else {
-          Issue.record("\(place): unexpected line from the saver: \(line)")
-          continue
-        }
-        acknowledged[id] = document
-      }
+      acknowledged.merge(
+        run.acknowledgedSaves { Issue.record("\(place): unexpected line from the saver: \($0)") }
+      ) { $1 }
       // The next launch of the app: the store opens as it is, sound, with every acknowledged save.
       let store = try SnapshotStore(path: path)
       #expect(store.recovery == nil, place)

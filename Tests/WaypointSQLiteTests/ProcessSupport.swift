@@ -48,6 +48,23 @@ final class HelperRun {
   /// Whether the process died of a signal (rather than exiting).
   var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
 
+  /// The saves an `ack-save` helper acknowledged in its lines so far, by snapshot id; `unexpected`
+  /// is given each line that is not an acknowledgement.
+  func acknowledgedSaves(unexpected: (String) -> Void) -> [Int64: Data] {
+    var acknowledged: [Int64: Data] = [:]
+    for line in lines {
+      let parts = line.split(separator: " ")
+      guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
+        let document = Data(base64Encoded: String(parts[2]))
+      else {
+        unexpected(line)
+        continue
+      }
+      acknowledged[id] = document
+    }
+    return acknowledged
+  }
+
   private func take(_ chunk: Data) {
     buffer.append(chunk)
     while let newline = buffer.firstIndex(of: 0x0A) {

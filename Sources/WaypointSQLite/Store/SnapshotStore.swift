@@ -221,14 +221,7 @@ public final class SnapshotStore: @unchecked Sendable {
         throw StoreError.ioError(
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
-      switch configuration.durability {
-      case .normal:
-        try db.execute("PRAGMA synchronous = NORMAL")
-      case .full:
-        // fullfsync matters on Apple platforms, where fsync alone does not reach the platter.
-        try db.execute(
-          "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
-      }
+      try applyDurability(configuration.durability, to: db)
       // Up to date (the usual open): no write transaction per migration.
       if case .waypoint(let version) = identity, version == supported {
         return (db, version)
@@ -236,6 +229,20 @@ public final class SnapshotStore: @unchecked Sendable {
       return (db, try SchemaMigrator.migrate(db, migrations: migrations))
     } catch {
       throw StoreError(opening: error, path: path)
+    }
+  }
+
+  /// Sets how hard `db`'s commits and checkpoints wait for the disk (``StoreConfiguration/Durability``).
+  private static func applyDurability(
+    _ durability: StoreConfiguration.Durability, to db: Database
+  ) throws(SQLiteError) {
+    switch durability {
+    case .normal:
+      try db.execute("PRAGMA synchronous = NORMAL")
+    case .full:
+      // fullfsync matters on Apple platforms, where fsync alone does not reach the platter.
+      try db.execute(
+        "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
     }
   }
 
@@ -255,13 +262,7 @@ public final class SnapshotStore: @unchecked Sendable {
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
     else { return nil }
     do {
-      switch configuration.durability {
-      case .normal:
-        try db.execute("PRAGMA synchronous = NORMAL")
-      case .full:
-        try db.execute(
-          "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
-      }
+      try applyDurability(configuration.durability, to: db)
       _ = try db.scalar("PRAGMA schema_version") { $0.int64() }
       let mode = try db.scalar("PRAGMA journal_mode") { $0.text() } ?? nil
       if mode?.lowercased() == "wal", !db.hasMoved(), StoreFile.Identity(of: target) == file {
