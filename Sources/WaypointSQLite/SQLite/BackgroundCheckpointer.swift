@@ -7,32 +7,37 @@ import Foundation
 #endif
 
 /// Copies a connection's write-ahead log into its database file (a checkpoint) on a thread of its
-/// own, so that the save whose commit fills the WAL returns without waiting for it.
+/// own, so that the save whose commit fills the WAL does not copy it.
 ///
 /// SQLite's own policy (`wal_autocheckpoint`) runs a checkpoint inside the commit that leaves the
 /// WAL at 1,000 pages or more: that save copies every page written since the last checkpoint into
 /// the file and waits for two `fsync`s, a few milliseconds every few hundred saves. Here the
 /// connection's WAL hook (``Database/checkpointInBackground(_:)``) only signals this object when a
 /// commit leaves ``pages`` or more in the WAL, and a thread checkpoints through a second
-/// connection to the same file (`SQLITE_CHECKPOINT_PASSIVE`: it never waits for a lock and never
-/// blocks a writer). Once the WAL is copied whole, the writer's next transaction starts it over
-/// from its beginning, as after SQLite's own checkpoints.
+/// connection to the same file (`SQLITE_CHECKPOINT_PASSIVE`: it never waits for SQLite's locks).
+/// It copies the bulk while saves go on, then what they added meanwhile holding `writers`, the
+/// store's lock (``copyWAL(_:)``), so that the writer's next transaction starts the WAL over from
+/// its beginning, as after SQLite's own checkpoints. A save of this store that comes during that
+/// last pass waits for it.
 ///
 /// What can go wrong, and what then happens:
-/// - The thread falls behind, or its checkpoints fail (its connection cannot be opened, the disk
-///   refuses a write): a commit that leaves ``inlinePages`` or more in the WAL checkpoints itself,
-///   as SQLite would, so the WAL stays bounded. Nothing is lost either way: a checkpoint only
-///   copies committed pages, and a failed one is retried from the WAL.
+/// - The thread falls behind, or its checkpoints fail (the disk refuses a write): a commit that
+///   leaves ``inlinePages`` or more in the WAL checkpoints itself, as SQLite would, so the WAL
+///   stays bounded. Nothing is lost either way: a checkpoint only copies committed pages, and a
+///   failed one is done again from the WAL.
+/// - Its connection cannot be opened: the same, and no request for ``retryDelay``; then the
+///   thread tries again.
 /// - The file at the path is no longer the connection's (deleted, or another file renamed over
-///   it): the thread opens its connection only after checking that the path still leads to the
-///   file the store opened (its device and inode) and that its own connection's file has not moved, so that
-///   it never reads the WAL of one file into another. A connection opened before such a
-///   replacement checkpoints the file it has open, which nobody reads any more; the store closes
-///   both connections when it notices (``stop()``).
-/// - The connection closes (the store is released or reopens its file): ``stop()`` interrupts a
-///   checkpoint under way (`sqlite3_interrupt`), waits for the thread to close its connection
-///   and end, and only then may the caller close its own, so that the last connection to close
-///   is the store's (SQLite checkpoints and removes the WAL when its last connection closes).
+///   it): the thread's connection is opened only after checking that the path still leads to the
+///   file the store opened (its device and inode), and kept only when its own file is still that
+///   one; it never checkpoints when it closes (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`), so a
+///   connection refused that way copies nothing into the file it opened. A connection opened
+///   before such a replacement checkpoints the file it has open, which nobody reads any more; the
+///   store closes both connections when it notices (``stop()``).
+/// - The connection closes (the store is released or reopens its file): ``stop()`` ends the
+///   thread, waits for it to close its connection, and only then may the caller close its own, so
+///   that the last connection to close is the store's (SQLite checkpoints and removes the WAL when
+///   its last connection closes).
 ///
 /// Thread safety: ``committed(_:walPages:)`` runs on the thread that commits (the store's lock,
 /// `writers`, held); ``stop()`` on the thread that closes the connection; the rest under
@@ -58,15 +63,17 @@ final class BackgroundCheckpointer: @unchecked Sendable {
   private var threadRunning = false
   /// ``stop()`` asked the thread to end.
   private var stopping = false
-  /// The connection could not be opened: no more requests (the committing connection checkpoints
-  /// past ``inlinePages``) until ``stop()``.
-  private var unavailable = false
+  /// The connection could not be opened: no request before this time (meanwhile the committing
+  /// connection checkpoints past ``inlinePages``), then the thread tries again.
+  private var unavailableUntil: ContinuousClock.Instant?
+  /// How long the thread waits before it tries again to open a connection it could not open.
+  static let retryDelay = Duration.seconds(1)
   /// The thread's connection, set by the thread under `condition` (so that ``stop()`` can
   /// interrupt it) and used by the thread alone.
   private var connection: Database?
   /// Checkpoints the thread ran that copied the whole WAL.
   private var completedCount = 0
-  /// Checkpoints the committing connection ran itself, the thread behind or unavailable.
+  /// Checkpoints the committing connection ran itself, the thread behind or without a connection.
   private var inlineCount = 0
   /// The thread is running a checkpoint (or opening its connection for one).
   private var busy = false
@@ -83,7 +90,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
   var totals: (completed: Int, time: Duration, frames: Int) {
     locked { (completedCount, checkpointTime, framesCopied) }
   }
-  /// Checkpoints the committing connection ran itself, the thread behind or unavailable (tests).
+  /// Checkpoints the committing connection ran itself, the thread behind or without a connection
+  /// (tests).
   var ranInline: Int { locked { inlineCount } }
   /// Whether the thread exists: started by a commit and not ended by ``stop()`` (tests).
   var isRunning: Bool { locked { threadRunning } }
@@ -120,23 +128,31 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     }
     condition.lock()
     defer { condition.unlock() }
-    guard !stopping, !unavailable else { return SQLITE_OK }
+    guard !stopping else { return SQLITE_OK }
+    if let until = unavailableUntil {
+      guard ContinuousClock.now >= until else { return SQLITE_OK }
+      unavailableUntil = nil
+    }
     requested = true
     if threadRunning {
-      condition.signal()
+      condition.broadcast()
     } else {
       threadRunning = true
+      // The default quality of service: the last pass holds the store's lock, which a save on a
+      // thread of higher priority may be waiting for.
       let thread = Thread { [self] in run() }
       thread.name = "Waypoint checkpoints"
-      thread.qualityOfService = .utility
       thread.start()
     }
     return SQLITE_OK
   }
 
-  /// Ends the thread, interrupting a checkpoint under way, and closes its connection; returns once
-  /// both are done. A later commit past ``pages`` starts a new thread. Safe to call at any time,
-  /// and more than once.
+  /// Ends the thread and closes its connection; returns once both are done. A checkpoint under way
+  /// is interrupted (`sqlite3_interrupt`), and the thread checks before each pass and while it
+  /// waits for `writers`; what cannot be interrupted is one open of its connection (waits of
+  /// 100 ms at most, ``SnapshotStore``'s `checkpointConnection`) and a write or `fsync` SQLite
+  /// has begun. A later commit past ``pages`` starts a new thread. Safe to call at any time, and
+  /// more than once.
   func stop() {
     condition.lock()
     defer { condition.unlock() }
@@ -148,7 +164,7 @@ final class BackgroundCheckpointer: @unchecked Sendable {
       stopping = false
     }
     requested = false
-    unavailable = false
+    unavailableUntil = nil
   }
 
   /// Waits until the thread has no checkpoint to run or under way, at most `timeout` (tests).
@@ -174,12 +190,13 @@ final class BackgroundCheckpointer: @unchecked Sendable {
       busy = true
       var db = connection
       condition.unlock()
+      // An open cannot be interrupted; ``connect`` keeps its waits short.
       if db == nil { db = connect() }
       condition.lock()
       if connection == nil { connection = db }
       guard !stopping else { break }
       guard let db else {
-        unavailable = true
+        unavailableUntil = ContinuousClock.now.advanced(by: Self.retryDelay)
         busy = false
         condition.broadcast()
         continue
@@ -230,6 +247,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     var copiedBefore: Int32 = 0
     var frames = 0
     for _ in 0..<3 {
+      // SQLite forgets an interrupt that comes between two checkpoints: asked here too.
+      if locked({ stopping }) { return (false, frames) }
       let pass = db.checkpoint()
       guard pass.code == SQLITE_OK else { return (false, frames) }
       // Frames are counted from the WAL's start: a restart by another process counts as little.
@@ -242,6 +261,9 @@ final class BackgroundCheckpointer: @unchecked Sendable {
     while !writers.lock(before: Date(timeIntervalSinceNow: 0.002)) {
       if locked({ stopping }) { return (false, frames) }
     }
+    // Holding `writers`, this pass copies every commit of this process so far: the requests they
+    // made are answered by it.
+    locked { requested = false }
     let tail = db.checkpoint()
     writers.unlock()
     frames += Int(max(0, tail.copied - copiedBefore))

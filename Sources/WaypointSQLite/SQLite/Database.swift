@@ -153,6 +153,18 @@ final class Database {
     moveWatch = nil
   }
 
+  /// Tells SQLite not to checkpoint the WAL when this connection closes, even as the file's last
+  /// connection (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`); `false` when it could not be set.
+  func disableCheckpointOnClose() -> Bool {
+    guard let handle else { return false }
+    var applied: Int32 = -1
+    let status = call(.configure, sql: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE") {
+      waypoint_sqlite3_db_config_int(
+        UnsafeMutableRawPointer(handle), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
+    }
+    return status == SQLITE_OK && applied == 1
+  }
+
   /// Checkpoints the WAL on a thread of its own (``BackgroundCheckpointer``) instead of in the
   /// commit that fills it: installs `checkpointer` as the connection's WAL hook, which replaces
   /// SQLite's automatic checkpoints. ``close()`` stops it first.

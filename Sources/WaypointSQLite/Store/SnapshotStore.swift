@@ -249,8 +249,10 @@ public final class SnapshotStore: @unchecked Sendable {
   /// Opens the connection of a store's background checkpoints (``BackgroundCheckpointer``), with
   /// the store's durability: only while the path leads to `file`, the file the store's own
   /// connection opened, and kept only when, after its first read (where SQLite opens the WAL and
-  /// its index), its file is still that one and in WAL mode. So it never reads the WAL at the
-  /// path into a file that replaced the store's. `nil` otherwise, or on any error.
+  /// its index), its file is still that one and in WAL mode. It never checkpoints when it closes,
+  /// so a connection refused after its read copies nothing into the file it opened; its waits for
+  /// a lock last 100 ms at most, so that ending the thread never waits long for an open. `nil`
+  /// otherwise, or on any error.
   static func checkpointConnection(
     _ path: String, _ configuration: StoreConfiguration, _ file: StoreFile.Identity?,
     _ faults: FaultInjector?
@@ -259,8 +261,12 @@ public final class SnapshotStore: @unchecked Sendable {
     guard let file, StoreFile.Identity(of: target) == file,
       let db = try? Database(
         path: path, mode: .readWriteExisting,
-        busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
+        busyTimeoutMilliseconds: min(100, configuration.busyTimeoutMilliseconds), faults: faults)
     else { return nil }
+    guard db.disableCheckpointOnClose() else {
+      db.close()
+      return nil
+    }
     do {
       try applyDurability(configuration.durability, to: db)
       _ = try db.scalar("PRAGMA schema_version") { $0.int64() }

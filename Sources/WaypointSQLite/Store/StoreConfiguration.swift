@@ -54,7 +54,7 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// start a fresh store. Default `true`; tools that inspect files from elsewhere turn it off.
   public var recoversCorruptFiles: Bool
   /// When the write-ahead log is copied into the file (a checkpoint). Default
-  /// ``Checkpointing/inBackground(afterPages:)`` at 1,000 pages: no save waits for one.
+  /// ``Checkpointing/inBackground(afterPages:)`` at 1,000 pages: no save copies the WAL itself.
   public var checkpointing: Checkpointing
 
   /// Creates a configuration; every value has the default described on its property.
@@ -94,14 +94,16 @@ public struct StoreConfiguration: Hashable, Sendable {
     /// few milliseconds once every two hundred saves or so). Values below 1 are taken as 1.
     case duringSaves(afterPages: Int)
     /// A thread of the store's own copies the WAL through a second connection to the file once a
-    /// commit leaves `pages` or more in it, and the save returns at once. The thread starts at
-    /// the first such commit and ends with the store's connection (the store released, or its
-    /// file replaced); a checkpoint under way is then interrupted, and the rest is copied by the
-    /// next checkpoint or when the file's last connection closes. When the thread falls behind
-    /// or cannot checkpoint (its connection cannot be opened; the file at the path is no longer
-    /// the one the store opened), a commit that leaves four times `pages` in the WAL copies it
-    /// itself, as ``duringSaves(afterPages:)`` does. Values below 1 are taken as 1. The default,
-    /// with 1,000 pages.
+    /// commit leaves `pages` or more in it, and the save returns at once. The thread copies the
+    /// last frames holding the store's lock, so that the WAL starts over; a save that comes
+    /// then waits for those few frames. The thread starts at the first such commit and ends with
+    /// the store's connection (the store released, or its file replaced); a checkpoint under way
+    /// is then interrupted, and the rest is copied by the next checkpoint or when the file's last
+    /// connection closes. When the thread falls behind or cannot checkpoint (its connection
+    /// cannot be opened, tried again a second later; the file at the path is no longer the one
+    /// the store opened), a commit that leaves four times `pages` in the WAL copies it itself, as
+    /// ``duringSaves(afterPages:)`` does. Values below 1 are taken as 1. The default, with 1,000
+    /// pages.
     case inBackground(afterPages: Int)
   }
 
