@@ -223,21 +223,23 @@ struct Benchmark {
     log("unchanged saves that wrote: \(unchangedWrote) of \(settings.warmUp + settings.rounds)")
     // The checkpoints the 1k store's thread ran meanwhile (for every write to that store: the
     // saves, the restores' and confirmations' bookkeeping): work the saves did not wait for. Were
-    // each save to pay for copying its own frames, at the thread's cost per frame, its mean
+    // each save to pay for copying its own frames, at the thread's cost a frame written, its mean
     // would be that much higher.
     let checkpoints = small.backgroundCheckpoints
     let checkpointMicroseconds =
       Double(checkpoints.time.components.seconds) * 1e6
       + Double(checkpoints.time.components.attoseconds) / 1e12
-    let perFrame = checkpoints.frames > 0 ? checkpointMicroseconds / Double(checkpoints.frames) : 0
+    let perFrame =
+      checkpoints.framesCommitted > 0
+      ? checkpointMicroseconds / Double(checkpoints.framesCommitted) : 0
     let perSave = perFrame * results.walPagesPerSave
     results.saveWithCheckpointsVersusFileRewrite = (save.mean + perSave) / run["file rewrite"].mean
     log(
       String(
         format:
-          "checkpoints on the 1k store's thread: %d copied the WAL whole, %d frames, %.1f ms (%.2f µs a frame); a save's frames: %.1f µs; save mean with them: %.1f µs, %.2f× the file rewrite's",
-        checkpoints.completed, checkpoints.frames, checkpointMicroseconds / 1000, perFrame,
-        perSave, save.mean + perSave, results.saveWithCheckpointsVersusFileRewrite))
+          "checkpoints on the 1k store's thread: %d copied the WAL whole, %.1f ms for %d frames written (%.2f µs a frame); a save's frames: %.1f µs; save mean with them: %.1f µs, %.2f× the file rewrite's",
+        checkpoints.completed, checkpointMicroseconds / 1000, checkpoints.framesCommitted,
+        perFrame, perSave, save.mean + perSave, results.saveWithCheckpointsVersusFileRewrite))
   }
 
   private func mean(_ values: [UInt32]) -> Double {

@@ -78,18 +78,22 @@ final class BackgroundCheckpointer: @unchecked Sendable {
   /// The thread is running a checkpoint (or opening its connection for one).
   private var busy = false
 
-  /// The wall time of the thread's checkpoints, answered `SQLITE_OK` or not.
+  /// The wall time of the thread's checkpoints (the SQLite calls, not the waits for `writers`),
+  /// answered `SQLITE_OK` or not.
   private var checkpointTime = Duration.zero
-  /// The WAL frames the thread's checkpoints copied into the file.
-  private var framesCopied = 0
+  /// The WAL frames the watched connection's commits wrote, and the WAL's size after the last one;
+  /// used under `writers`, by ``committed(_:walPages:)``.
+  private var framesWritten = 0
+  private var lastWALPages: Int32 = 0
 
   /// Checkpoints the thread ran that copied the whole WAL (tests).
   var completed: Int { locked { completedCount } }
-  /// Checkpoints that copied the whole WAL, the wall time of all the thread ran and the frames
-  /// they copied (benchmarks: the work the saves no longer wait for).
-  var totals: (completed: Int, time: Duration, frames: Int) {
-    locked { (completedCount, checkpointTime, framesCopied) }
-  }
+  /// Checkpoints that copied the whole WAL and the wall time of the SQLite calls of all the thread
+  /// ran (benchmarks: the work the saves no longer wait for).
+  var totals: (completed: Int, time: Duration) { locked { (completedCount, checkpointTime) } }
+  /// The WAL frames the watched connection's commits wrote since it opened (a WAL that started
+  /// over counted from its start). Read holding `writers`.
+  var framesCommitted: Int { framesWritten }
   /// Checkpoints the committing connection ran itself, the thread behind or without a connection
   /// (tests).
   var ranInline: Int { locked { inlineCount } }
@@ -119,6 +123,8 @@ final class BackgroundCheckpointer: @unchecked Sendable {
   /// checkpoint from ``pages`` pages on, checkpoints on this connection from ``inlinePages`` on.
   /// Returns `SQLITE_OK` (an error would be reported as the commit's, which has happened).
   func committed(_ db: OpaquePointer?, walPages: Int32) -> Int32 {
+    framesWritten += Int(walPages > lastWALPages ? walPages - lastWALPages : walPages)
+    lastWALPages = walPages
     guard walPages >= pages else { return SQLITE_OK }
     if walPages >= inlinePages {
       // SQLite's own hook does the same from its threshold on; within the hook is allowed.
@@ -202,14 +208,10 @@ final class BackgroundCheckpointer: @unchecked Sendable {
         continue
       }
       condition.unlock()
-      let clock = ContinuousClock()
-      let start = clock.now
       let copy = copyWAL(db)
-      let time = start.duration(to: clock.now)
       condition.lock()
       if copy.whole { completedCount += 1 }
-      checkpointTime += time
-      framesCopied += copy.frames
+      checkpointTime += copy.time
       busy = false
       condition.broadcast()
     }
@@ -242,31 +244,35 @@ final class BackgroundCheckpointer: @unchecked Sendable {
   /// over.
   ///
   /// - Returns: whether SQLite answered `SQLITE_OK` to every pass and the last one copied the
-  ///   whole WAL, and how many frames the passes copied.
-  private func copyWAL(_ db: Database) -> (whole: Bool, frames: Int) {
+  ///   whole WAL, and the wall time of the passes.
+  private func copyWAL(_ db: Database) -> (whole: Bool, time: Duration) {
+    let clock = ContinuousClock()
+    var time = Duration.zero
+    func timedCheckpoint() -> (code: Int32, frames: Int32, copied: Int32) {
+      let start = clock.now
+      defer { time += start.duration(to: clock.now) }
+      return db.checkpoint()
+    }
     var copiedBefore: Int32 = 0
-    var frames = 0
     for _ in 0..<3 {
       // SQLite forgets an interrupt that comes between two checkpoints: asked here too.
-      if locked({ stopping }) { return (false, frames) }
-      let pass = db.checkpoint()
-      guard pass.code == SQLITE_OK else { return (false, frames) }
+      if locked({ stopping }) { return (false, time) }
+      let pass = timedCheckpoint()
+      guard pass.code == SQLITE_OK else { return (false, time) }
       // Frames are counted from the WAL's start: a restart by another process counts as little.
-      let copied = max(0, pass.copied - copiedBefore)
+      let copied = pass.copied - copiedBefore
       copiedBefore = pass.copied
-      frames += Int(copied)
       if copied <= Self.tailFrames { break }
     }
     // Given up when `stop()` is called meanwhile: the thread that stops it may hold `writers`.
     while !writers.lock(before: Date(timeIntervalSinceNow: 0.002)) {
-      if locked({ stopping }) { return (false, frames) }
+      if locked({ stopping }) { return (false, time) }
     }
     // Holding `writers`, this pass copies every commit of this process so far: the requests they
     // made are answered by it.
     locked { requested = false }
-    let tail = db.checkpoint()
+    let tail = timedCheckpoint()
     writers.unlock()
-    frames += Int(max(0, tail.copied - copiedBefore))
-    return (tail.code == SQLITE_OK && tail.frames == tail.copied, frames)
+    return (tail.code == SQLITE_OK && tail.frames == tail.copied, time)
   }
 }

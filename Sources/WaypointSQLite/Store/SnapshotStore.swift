@@ -608,12 +608,14 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// The checkpoints the store's thread has run on its current connection
   /// (``StoreConfiguration/Checkpointing/inBackground(afterPages:)``) that copied the whole WAL,
-  /// the wall time of all it ran and the WAL frames they copied: the work its saves did not wait
-  /// for (benchmarks).
-  package var backgroundCheckpoints: (completed: Int, time: Duration, frames: Int) {
+  /// the wall time of their SQLite calls (the work the saves did not wait for), and the WAL frames
+  /// the connection's commits wrote meanwhile (benchmarks).
+  package var backgroundCheckpoints: (completed: Int, time: Duration, framesCommitted: Int) {
     lock.lock()
     defer { lock.unlock() }
-    return database.checkpointer?.totals ?? (0, .zero, 0)
+    guard let checkpointer = database.checkpointer else { return (0, .zero, 0) }
+    let totals = checkpointer.totals
+    return (totals.completed, totals.time, checkpointer.framesCommitted)
   }
 
   #if DEBUG
