@@ -226,9 +226,7 @@ struct Benchmark {
     // each save to pay for copying its own frames, at the thread's cost a frame written, its mean
     // would be that much higher.
     let checkpoints = small.backgroundCheckpoints
-    let checkpointMicroseconds =
-      Double(checkpoints.time.components.seconds) * 1e6
-      + Double(checkpoints.time.components.attoseconds) / 1e12
+    let checkpointMicroseconds = microseconds(checkpoints.time)
     let perFrame =
       checkpoints.framesCommitted > 0
       ? checkpointMicroseconds / Double(checkpoints.framesCommitted) : 0

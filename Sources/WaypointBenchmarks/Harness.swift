@@ -40,8 +40,12 @@ func timed(_ body: () throws -> Void) rethrows -> Double {
   let clock = ContinuousClock()
   let start = clock.now
   try body()
-  let elapsed = clock.now - start
-  return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+  return microseconds(clock.now - start)
+}
+
+/// `duration` in microseconds.
+func microseconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
 }
 
 /// The median of `count` timings of `body`, in microseconds (the navigator benchmark).

@@ -100,15 +100,11 @@ final class Database {
       ("SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION", SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION),
     ] {
       // Defensive mode on, everything else off.
-      let value: Int32 = option == SQLITE_DBCONFIG_DEFENSIVE ? 1 : 0
-      var applied: Int32 = -1
-      let status = call(.configure, sql: name) {
-        waypoint_sqlite3_db_config_int(UnsafeMutableRawPointer(db), option, value, &applied)
-      }
-      guard status == SQLITE_OK, applied == value else {
+      let status = configure(name, option, to: option == SQLITE_DBCONFIG_DEFENSIVE ? 1 : 0)
+      guard status == SQLITE_OK else {
         close()
         throw SQLiteError(
-          code: ResultCode(rawValue: status == SQLITE_OK ? SQLITE_ERROR : status),
+          code: ResultCode(rawValue: status),
           message: "could not apply the defensive setting \(name)")
       }
     }
@@ -153,16 +149,25 @@ final class Database {
     moveWatch = nil
   }
 
+  /// Sets an `int` option of `sqlite3_db_config` through the fault seam (the SQL text it passes
+  /// is `name`, the option's name).
+  ///
+  /// - Returns: SQLite's result code; `SQLITE_ERROR` when the call succeeded but the option does
+  ///   not hold `value`.
+  private func configure(_ name: String, _ option: Int32, to value: Int32) -> Int32 {
+    guard let handle else { return SQLITE_MISUSE }
+    var applied: Int32 = -1
+    let status = call(.configure, sql: name) {
+      waypoint_sqlite3_db_config_int(UnsafeMutableRawPointer(handle), option, value, &applied)
+    }
+    return status != SQLITE_OK ? status : applied == value ? SQLITE_OK : SQLITE_ERROR
+  }
+
   /// Tells SQLite not to checkpoint the WAL when this connection closes, even as the file's last
   /// connection (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`); `false` when it could not be set.
   func disableCheckpointOnClose() -> Bool {
-    guard let handle else { return false }
-    var applied: Int32 = -1
-    let status = call(.configure, sql: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE") {
-      waypoint_sqlite3_db_config_int(
-        UnsafeMutableRawPointer(handle), SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
-    }
-    return status == SQLITE_OK && applied == 1
+    configure("SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, to: 1)
+      == SQLITE_OK
   }
 
   /// Checkpoints the WAL on a thread of its own (``BackgroundCheckpointer``) instead of in the
