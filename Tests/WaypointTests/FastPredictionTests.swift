@@ -79,18 +79,53 @@ struct FastPredictionTests {
     return true
   }
 
-  @Test("every valid document of current routes is answered, with its route count")
+  /// ``expectAgreement(_:_:_:sourceLocation:)`` for bytes as a store keeps them
+  /// (`StoredDocument`): the fast prediction reads them as they are, the full one their
+  /// expansion, as `waypoint validate` gives them to each.
+  @discardableResult
+  static func expectStoredAgreement(
+    _ stored: Data, _ fast: inout FastPrediction, _ context: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    guard let kept = stored.withUnsafeBytes({ fast.keptRoutes(in: $0) }) else { return false }
+    guard let document = StoredDocument.expandedDocument(stored, limits: .default) else {
+      Issue.record("\(context): fast says \(kept) kept of bytes over the limit once expanded")
+      return true
+    }
+    for policy in RestorePolicy.allCases {
+      let full = manifest.predict(encoded: document, policy: policy)
+      let allKept = full.entries.allSatisfy { if case .kept = $0.fate { true } else { false } }
+      #expect(
+        full.report.outcome == .restored && full.entries.count == kept && allKept,
+        "\(context): fast says \(kept) kept of the stored form, the prediction \(full.report) \(full.entries.map(\.fate)) for \(String(decoding: stored, as: UTF8.self))",
+        sourceLocation: sourceLocation)
+    }
+    return true
+  }
+
+  @Test(
+    "every valid document of current routes is answered, with its route count, as JSON and in its stored form"
+  )
   func validDocuments() throws {
     var fast = FastPrediction(manifest: Self.manifest, limits: .default)
     var generator = SplitMix64(state: 7)
+    var shorter = 0
     for round in 0..<200 {
-      let records = Self.plainRecords.shuffled(using: &generator)
+      // Runs of one type in the stacks, as apps save them, for tags left out.
+      let records = Self.plainRecords.shuffled(using: &generator).sorted { $0.tag < $1.tag }
       let data = Self.document(records, split: round % 2 == 0, &generator)
       let decoded = try SceneSnapshot(decoding: data)
       let answer = data.withUnsafeBytes { fast.keptRoutes(in: $0) }
       #expect(answer == decoded.routes.count, "round \(round)")
       Self.expectAgreement(data, &fast, "round \(round)")
+      let stored = StoredDocument.elidingRepeatedTags(data, limits: .default)
+      if stored.count < data.count { shorter += 1 }
+      #expect(
+        stored.withUnsafeBytes { fast.keptRoutes(in: $0) } == decoded.routes.count, "round \(round)"
+      )
+      Self.expectStoredAgreement(stored, &fast, "round \(round)")
     }
+    #expect(shorter > 150, "\(shorter) stored forms left tags out")
   }
 
   @Test(
@@ -128,13 +163,22 @@ struct FastPredictionTests {
     var fast = FastPrediction(manifest: Self.manifest, limits: .default)
     var generator = SplitMix64(state: seed)
     var answered = 0
+    var answeredStored = 0
     for round in 0..<1500 {
       let records = Self.plainRecords.shuffled(using: &generator).prefix(6).map { $0 }
-      let data = mutate(
-        Self.document(records, split: round % 2 == 0, &generator), using: &generator)
+      let document = Self.document(records, split: round % 2 == 0, &generator)
+      let data = mutate(document, using: &generator)
       if Self.expectAgreement(data, &fast, "seed \(seed) round \(round)") { answered += 1 }
+      // The stored form damaged: what the fast prediction answers of it, the full prediction
+      // says of its expansion.
+      let stored = mutate(
+        StoredDocument.elidingRepeatedTags(document, limits: .default), using: &generator)
+      if Self.expectStoredAgreement(stored, &fast, "stored, seed \(seed) round \(round)") {
+        answeredStored += 1
+      }
     }
     #expect(answered > 5, "\(answered) answered")
+    #expect(answeredStored > 5, "\(answeredStored) stored forms answered")
   }
 
   /// The payload's JSON text with some of its values replaced: integers and strings that are not
@@ -221,6 +265,49 @@ struct FastPredictionTests {
 
   /// Documents written by hand: what each says is checked against the full prediction, and the
   /// ones the fast prediction must leave alone are named.
+  @Test(
+    "hand-written stored forms: a route that inherits the previous tag is answered as its expansion is, any other tagless route is left to the full prediction"
+  )
+  func handWrittenStored() {
+    var fast = FastPrediction(manifest: Self.manifest, limits: .default)
+    func stored(_ stacks: String, tab: String = "") -> Data {
+      Data(
+        (#"{"format":1,"routeSchemaVersion":2,"savedAt":"2027-01-15T08:00:00Z","# + tab
+          + #""stacks":{"# + stacks + "}}").utf8)
+    }
+    let home = #"{"json":"{\"home\":{}}","tag":"T.Route","version":2}"#
+    let tagless = #"{"json":"{\"home\":{}}","version":2}"#
+    let profile = #"{"json":"{\"id\":1,\"tags\":[],\"name\":null}","tag":"T.Profile"}"#
+    let answered = [
+      stored(#""main":["# + [home, tagless, tagless].joined(separator: ",") + "]"),
+      stored(
+        #""main":["#
+          + [profile, #"{"json":"{\"id\":2,\"tags\":[],\"name\":\"x\"}"}"#].joined(separator: ",")
+          + "]"),
+      stored(
+        #""a":["# + home + #"],"b":["#
+          + [profile, #" { "json" : "{\"id\":3,\"tags\":[],\"name\":null}" } "#].joined(
+            separator: ",") + "]"),
+    ]
+    for (index, data) in answered.enumerated() {
+      #expect(Self.expectStoredAgreement(data, &fast, "answered \(index)"), "answered \(index)")
+    }
+    let unanswered = [
+      // The first of a stack, a tab, a route whose json comes after its version, one after
+      // another stack's route: no tag to inherit.
+      stored(#""main":["# + tagless + "]"),
+      stored(#""main":["# + home + "]", tab: #""selectedTab":"# + tagless + ","),
+      stored(#""main":["# + home + #",{"version":2,"json":"{\"home\":{}}"}]"#),
+      stored(#""a":["# + home + #"],"b":["# + tagless + "]"),
+      // The inherited tag's version is not the route's.
+      stored(#""main":["# + [home, #"{"json":"{\"home\":{}}"}"#].joined(separator: ",") + "]"),
+    ]
+    for (index, data) in unanswered.enumerated() {
+      #expect(
+        !Self.expectStoredAgreement(data, &fast, "unanswered \(index)"), "unanswered \(index)")
+    }
+  }
+
   @Test("hostile and unusual documents")
   func handWritten() {
     var fast = FastPrediction(manifest: Self.manifest, limits: .default)

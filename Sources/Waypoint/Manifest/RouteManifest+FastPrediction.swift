@@ -158,8 +158,12 @@ package struct FastPrediction {
       try reader.expect(UInt8(ascii: "["))
       try reader.enter()
       if !reader.take(UInt8(ascii: "]")) {
+        // A route after the first may leave out its tag when it is the previous one's (the
+        // stored form, `StoredDocument`).
+        var inheriting = false
         repeat {
-          try route(&reader)
+          try route(&reader, inheriting: inheriting)
+          inheriting = true
           routes += 1
         } while reader.take(UInt8(ascii: ","))
         try reader.expect(UInt8(ascii: "]"))
@@ -202,15 +206,23 @@ package struct FastPrediction {
   }
 
   /// One route: its tag known, its version the current one, its payload certainly matching.
-  private mutating func route(_ reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
+  /// `inheriting`: a route of a stack after its first, which without a `"tag"` member and with
+  /// `"json"` as its first has the previous route's tag, as ``StoredDocument`` expands it (that
+  /// route's tag is `lastTag`: the previous route was read).
+  private mutating func route(_ reader: inout StrictJSONReader, inheriting: Bool = false)
+    throws(StrictJSONReader.Unsure)
+  {
     typealias Unsure = StrictJSONReader.Unsure
-    if try plainRoute(&reader) { return }
+    if try plainRoute(&reader, inheriting: inheriting) { return }
     var tag: Range<Int>?
     var version: Int64?
     // The payload's string, its bytes as written (matched without unescaping them).
     var payload: Range<Int>?
     // The node the payload was found certainly matching as it was read, before its tag.
     var matched: Int?
+    // Whether the first member is `"json"`, and how many were read.
+    var jsonFirst = false
+    var members = 0
     // The shape of the last route's tag, which most routes share: a payload read before its
     // tag is matched against it as it is read (its end found by that reading), and against its
     // own tag's shape afterwards only when that is another.
@@ -230,6 +242,7 @@ package struct FastPrediction {
           tag = try reader.rawString()
         } else if key.count == 4, word == Self.jsonKey {
           guard payload == nil else { throw Unsure() }
+          jsonFirst = members == 0
           if tag == nil, let guess, let range = speculate(guess, &reader) {
             payload = range
             matched = guess
@@ -243,12 +256,20 @@ package struct FastPrediction {
         } else {
           throw Unsure()
         }
+        members += 1
       } while reader.take(UInt8(ascii: ","))
       try reader.expect(UInt8(ascii: "}"))
     }
     reader.leave()
-    guard let tag, let payload, let current = current(tag, reader),
-      current.version == version ?? 1,
+    let current: (version: Int64, node: Int)?
+    if let tag {
+      current = self.current(tag, reader)
+    } else if inheriting, jsonFirst, lastTag < tags.count {
+      current = tags[lastTag].route
+    } else {
+      current = nil
+    }
+    guard let payload, let current, current.version == version ?? 1,
       matched == current.node || matches(current.node, payload: payload, reader)
     else { throw Unsure() }
   }
@@ -256,10 +277,11 @@ package struct FastPrediction {
   /// A route as Waypoint writes it, `{"json":"…","tag":"…"}` (no spaces, no version), of the last
   /// route's tag (a version-1 route of the manifest), its payload certainly matching that tag's
   /// shape: read by comparing its bytes where they are, to the same answer and the same place as
-  /// the members' reading of ``route(_:)``. `false`, the reader unmoved, for any other bytes
-  /// (``route(_:)`` reads them).
+  /// the members' reading of ``route(_:inheriting:)``; when `inheriting`, also `{"json":"…"}`, the
+  /// tag left out. `false`, the reader unmoved, for any other bytes (``route(_:inheriting:)``
+  /// reads them).
   @inline(__always)
-  private mutating func plainRoute(_ reader: inout StrictJSONReader)
+  private mutating func plainRoute(_ reader: inout StrictJSONReader, inheriting: Bool)
     throws(StrictJSONReader.Unsure)
     -> Bool
   {
@@ -274,7 +296,18 @@ package struct FastPrediction {
     defer { reader.leave() }
     reader.index = start + 8
     // The payload's string as `route(_:)` reads it when its tag comes after it.
-    guard speculate(current.node, &reader) != nil,
+    guard speculate(current.node, &reader) != nil else {
+      reader.index = start
+      return false
+    }
+    // `{"json":"…"}`: the previous route's tag, left out.
+    if inheriting, reader.index < reader.bytes.count,
+      reader.byte(at: reader.index) == UInt8(ascii: "}")
+    {
+      reader.index += 1
+      return true
+    }
+    guard
       let next = reader.eightBytes(at: reader.index),
       next & 0x00FF_FFFF_FFFF_FFFF == Self.tagMember
     else {
@@ -360,6 +393,8 @@ package struct FastPrediction {
     let start = tagText.count
     tagText += name.utf8
     tags.append((start..<tagText.count, StrictJSONReader.packed(name.utf8), route))
+    // The last tag found, as the other answers leave it (a route after it may inherit it).
+    lastTag = tags.count - 1
     return route
   }
 

@@ -14,7 +14,8 @@ public struct SnapshotInfo: Hashable, Sendable {
   public var routeSchemaVersion: Int
   /// The app's build string, if it gave one.
   public var appBuild: String?
-  /// The size of the stored document in bytes.
+  /// The size of the stored document in bytes: its stored form (`Docs/SnapshotFormat.md`,
+  /// "Stored form"), which leaves out a stack's repeated tags, so at most the document's size.
   public var byteCount: Int
   /// Why it is kept aside, if it is.
   public var quarantine: Quarantine?

@@ -203,7 +203,7 @@ extension SnapshotStore {
       FROM snapshot s\(marks.join) ORDER BY s.id
       """, [.integer(Int64(limit))]
     ) { row throws(SQLiteError) in
-      let stored = storedSnapshot(&row, limit: limit)
+      let stored = storedSnapshot(&row, limits: limits)
       count += 1
       progress(count)
       guard unreadable.count < StoreCheck.maxListed else { return .continue }

@@ -34,8 +34,8 @@ package struct SnapshotImporter {
   package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
-    let document = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
-    return try insert(snapshot, checkedDocument: document, scene: scene, quarantine: quarantine)
+    let stored = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
+    return try insert(snapshot.metadata, stored: stored, scene: scene, quarantine: quarantine)
   }
 
   /// Inserts `snapshot` as ``insert(_:scene:quarantine:)`` does, with its document already written:
@@ -52,7 +52,7 @@ package struct SnapshotImporter {
     guard document.count <= limits.maxDocumentBytes else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
     }
-    return try insert(snapshot, checkedDocument: document, scene: scene, quarantine: quarantine)
+    return try insert(snapshot.metadata, document: document, scene: scene, quarantine: quarantine)
   }
 
   /// Inserts a snapshot as ``insert(_:document:scene:quarantine:)`` does, given its document and
@@ -68,19 +68,21 @@ package struct SnapshotImporter {
     guard document.count <= limits.maxDocumentBytes else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
     }
-    return try insert(metadata, checkedDocument: document, scene: scene, quarantine: quarantine)
+    return try insert(metadata, document: document, scene: scene, quarantine: quarantine)
   }
 
+  /// Inserts a checked document, JSON as ``/Waypoint/SceneSnapshot/encoded()`` writes it, in its
+  /// stored form (``/Waypoint/StoredDocument``).
   private func insert(
-    _ snapshot: SceneSnapshot, checkedDocument document: Data, scene: String,
-    quarantine: Quarantine?
+    _ metadata: SnapshotMetadata, document: Data, scene: String, quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
-    try insert(snapshot.metadata, checkedDocument: document, scene: scene, quarantine: quarantine)
+    let stored = StoredDocument.elidingRepeatedTags(document, limits: limits)
+    return try insert(metadata, stored: stored, scene: scene, quarantine: quarantine)
   }
 
+  /// Inserts a checked document given in its stored form.
   private func insert(
-    _ metadata: SnapshotMetadata, checkedDocument document: Data, scene: String,
-    quarantine: Quarantine?
+    _ metadata: SnapshotMetadata, stored document: Data, scene: String, quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
       let id: Int64

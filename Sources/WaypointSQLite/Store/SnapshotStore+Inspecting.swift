@@ -40,16 +40,26 @@ extension SnapshotStore {
   }
 
   /// Reads the columns of ``infoColumns`` followed by the document as
-  /// `CASE WHEN length(s.document) <= limit THEN s.document END`: a document over `limit` was
-  /// not read and comes as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``.
-  static func storedSnapshot(_ row: inout Row, limit: Int) -> StoredSnapshot {
+  /// `CASE WHEN length(s.document) <= limit THEN s.document END` (`limit` being
+  /// `limits.maxDocumentBytes`): a document over the limit, stored or once expanded
+  /// (``/Waypoint/StoredDocument``), comes as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``;
+  /// any other as its JSON.
+  static func storedSnapshot(_ row: inout Row, limits: InputLimits) -> StoredSnapshot {
     let info = info(&row)
-    let bytes = row.blob()
-    guard bytes != nil || info.byteCount <= limit else {
-      return StoredSnapshot(
-        info: info, document: .tooLarge(byteCount: info.byteCount, limit: limit))
+    let limit = limits.maxDocumentBytes
+    guard let bytes = row.blob() else {
+      guard info.byteCount <= limit else {
+        return StoredSnapshot(
+          info: info, document: .tooLarge(byteCount: info.byteCount, limit: limit))
+      }
+      return StoredSnapshot(info: info, document: .read(Data()))
     }
-    return StoredSnapshot(info: info, document: .read(bytes ?? Data()))
+    switch StoredDocument.expanded(bytes, limits: limits) {
+    case .document(let document):
+      return StoredSnapshot(info: info, document: .read(document))
+    case .tooLarge(let byteCount):
+      return StoredSnapshot(info: info, document: .tooLarge(byteCount: byteCount, limit: limit))
+    }
   }
 
   /// The scene's snapshots, newest first.
@@ -82,7 +92,7 @@ extension SnapshotStore {
         FROM snapshot s\(marks.join) WHERE s.id = ?
         """,
         [.integer(Int64(limit)), .integer(id)]
-      ) { row in Self.storedSnapshot(&row, limit: limit) }
+      ) { row in Self.storedSnapshot(&row, limits: configuration.limits) }
     }
   }
 
@@ -109,6 +119,7 @@ extension SnapshotStore {
         let snapshotCount = row.int()
         let quarantinedCount = row.int()
         let depths = row.blob()
+          .flatMap { StoredDocument.expandedDocument($0, limits: limits) }
           .flatMap { try? SceneSnapshot(reading: $0, limits: limits) }?.stacks.mapValues(\.count)
         return SceneSummary(
           id: latest.scene, latest: latest, snapshotCount: snapshotCount,

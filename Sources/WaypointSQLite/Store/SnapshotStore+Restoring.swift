@@ -73,7 +73,7 @@ extension SnapshotStore {
           read = counted.read
         } else {
           read = try countAndRead(
-            candidate.id, of: scene, limit: restorer.limits.maxDocumentBytes,
+            candidate.id, of: scene, limits: restorer.limits,
             threshold: rule.threshold)
         }
         switch read {
@@ -171,7 +171,7 @@ extension SnapshotStore {
       scene: .root(RestoreReport(outcome: .root, dropped: [item])), recorded: false)
   }
 
-  /// What ``countAndRead(_:of:limit:threshold:)`` found.
+  /// What ``countAndRead(_:of:limits:threshold:)`` found.
   private enum Read {
     /// The document, and whether the restore was counted.
     case document(Data, counted: Bool)
@@ -181,8 +181,10 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
-  /// the document alone (``readChecked(_:_:limit:countingAgainst:)``).
-  private func countAndRead(_ id: Int64, of scene: String, limit: Int, threshold: Int)
+  /// the document alone (``readChecked(_:_:limits:countingAgainst:)``).
+  private func countAndRead(
+    _ id: Int64, of scene: String, limits: InputLimits, threshold: Int
+  )
     throws(StoreError) -> Read
   {
     if access == .readWrite {
@@ -190,19 +192,19 @@ extension SnapshotStore {
       if let read = try? write(
         busyTimeout: timeout, scene: scene,
         { db throws(SQLiteError) in
-          try Self.readChecked(id, db, limit: limit, countingAgainst: threshold)
+          try Self.readChecked(id, db, limits: limits, countingAgainst: threshold)
         })
       {
         return read
       }
     }
     return try read { db throws(SQLiteError) in
-      try Self.readChecked(id, db, limit: limit, countingAgainst: nil)
+      try Self.readChecked(id, db, limits: limits, countingAgainst: nil)
     }
   }
 
   /// For a store that may write: in one short write transaction (waiting as
-  /// ``countAndRead(_:of:limit:threshold:)`` does), lists the scene's candidates and, unless the
+  /// ``countAndRead(_:of:limits:threshold:)`` does), lists the scene's candidates and, unless the
   /// latest is already a crash loop, counts a restore of it and reads its document. `nil` when
   /// the store cannot be written at the moment: the caller lists and reads without recording.
   private func listAndCountFirst(
@@ -227,17 +229,19 @@ extension SnapshotStore {
       !rule.isCrashLoop(quarantine: first.quarantine, unconfirmedRestores: first.unconfirmed)
     else { return (listed, nil) }
     let read = try readChecked(
-      first.id, db, limit: limits.maxDocumentBytes,
+      first.id, db, limits: limits,
       countingAgainst: counting ? rule.threshold : nil)
     return (listed, (first.id, read))
   }
 
   /// Checks the document's length (without reading it), then, with a `threshold`, counts a
   /// restore of the snapshot (recording the threshold, for tools that judge the store offline),
-  /// and reads its document. A document over `limit` is neither counted nor read.
+  /// and reads its document, expanded from its stored form (``/Waypoint/StoredDocument``). A
+  /// document over `limits.maxDocumentBytes`, stored or expanded, is neither counted nor read.
   private static func readChecked(
-    _ id: Int64, _ db: Database, limit: Int, countingAgainst threshold: Int?
+    _ id: Int64, _ db: Database, limits: InputLimits, countingAgainst threshold: Int?
   ) throws(SQLiteError) -> Read {
+    let limit = limits.maxDocumentBytes
     // One statement: the length, and the document only when it is within the limit.
     let (byteCount, document) =
       try db.scalar(
@@ -249,6 +253,11 @@ extension SnapshotStore {
         (row.int(), row.blob())
       } ?? (0, nil)
     guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
+    let expanded: Data
+    switch StoredDocument.expanded(document ?? Data(), limits: limits) {
+    case .document(let bytes): expanded = bytes
+    case .tooLarge(let byteCount): return .tooLarge(byteCount: byteCount)
+    }
     if let threshold {
       // In the small table: the document's row is never rewritten.
       try db.run(
@@ -261,7 +270,7 @@ extension SnapshotStore {
         """,
         [.integer(id), .integer(Int64(threshold))])
     }
-    return .document(document ?? Data(), counted: threshold != nil)
+    return .document(expanded, counted: threshold != nil)
   }
 
   private enum Bookkeeping {

@@ -82,7 +82,7 @@ extension SnapshotStore {
       // A schema that cannot be read is taken as this build's own.
       var salvage = Salvage(
         database: database, marks: MarkColumns(schemaVersion: version ?? supportedSchemaVersion),
-        limit: configuration.limits.maxDocumentBytes, body: body)
+        limits: configuration.limits, body: body)
       do throws(SQLiteError) {
         try salvage.run()
       } catch {
@@ -98,18 +98,19 @@ extension SnapshotStore {
 private struct Salvage {
   let database: Database
   let marks: MarkColumns
-  let limit: Int
+  let limits: InputLimits
+  var limit: Int { limits.maxDocumentBytes }
   let body: (StoredSnapshot) -> Bool
   var report = SalvageReport()
   private var stopped = false
 
   init(
-    database: Database, marks: MarkColumns, limit: Int,
+    database: Database, marks: MarkColumns, limits: InputLimits,
     body: @escaping (StoredSnapshot) -> Bool
   ) {
     self.database = database
     self.marks = marks
-    self.limit = limit
+    self.limits = limits
     self.body = body
   }
 
@@ -179,7 +180,7 @@ private struct Salvage {
     do {
       let iteration = try database.query(rowSQL, [.integer(Int64(limit)), .integer(start)]) {
         row throws(SQLiteError) in
-        let stored = withMark(SnapshotStore.storedSnapshot(&row, limit: limit))
+        let stored = withMark(SnapshotStore.storedSnapshot(&row, limits: limits))
         report.read += 1
         guard body(stored) else { return .stop }
         if stored.info.id == Int64.max { done = true } else { next = stored.info.id + 1 }
@@ -214,7 +215,7 @@ private struct Salvage {
     do {
       whole = try database.scalar(
         "SELECT \(columns) FROM snapshot s WHERE s.id = ?", [.integer(Int64(limit)), .integer(id)]
-      ) { row in SnapshotStore.storedSnapshot(&row, limit: limit) }.map(withMark)
+      ) { row in SnapshotStore.storedSnapshot(&row, limits: limits) }.map(withMark)
     } catch {
       reason = "its row is damaged (\(error.message))"
     }

@@ -119,8 +119,9 @@ extension SnapshotStore {
       })
   }
 
-  /// The document a save writes, after the checks that need no file: the scene id, the snapshot's
-  /// own check, the size limit. Saves and imports both go through it.
+  /// The document a save writes, in its stored form (``/Waypoint/StoredDocument``), after the
+  /// checks that need no file: the scene id, the snapshot's own check, the size limit (the
+  /// document's JSON, tags included). Saves and imports both go through it.
   static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
     throws(StoreError) -> Data
   {
@@ -137,12 +138,12 @@ extension SnapshotStore {
     } catch {
       throw .invalidSnapshot(error)
     }
-    let encoded = snapshot.encodedLocatingSavedAt()
+    let encoded = snapshot.encodedLocatingSavedAt(storedForm: true)
     let limit = limits.maxDocumentBytes
-    guard encoded.document.count <= limit else {
-      throw .invalidSnapshot(.tooLarge(byteCount: encoded.document.count, limit: limit))
+    guard encoded.jsonCount <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: encoded.jsonCount, limit: limit))
     }
-    return encoded
+    return (encoded.document, encoded.savedAt)
   }
 
   /// The scene's latest snapshot and its number of snapshots, read when the connection's cache

@@ -60,7 +60,7 @@ extension SnapshotStore {
     let limit = configuration.limits.maxDocumentBytes
     try read { db throws(SQLiteError) in
       try db.query(sql, [.integer(Int64(limit))] + bindings) { row throws(SQLiteError) in
-        body(Self.storedSnapshot(&row, limit: limit)) ? .continue : .stop
+        body(Self.storedSnapshot(&row, limits: configuration.limits)) ? .continue : .stop
       }
     }
   }
@@ -260,7 +260,7 @@ extension SnapshotStore {
           } else if let item = try scenes.holdingConnection({ () throws(SQLiteError) in
             try db.scalar(
               one, [.integer(Int64(limit)), .integer(id)],
-              { row in Self.storedSnapshot(&row, limit: limit) })
+              { row in Self.storedSnapshot(&row, limits: configuration.limits) })
           }) {
             stopped = !stored(item)
           }
