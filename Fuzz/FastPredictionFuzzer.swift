@@ -1,5 +1,6 @@
-// Fuzz target `fast-prediction`: `waypoint validate`'s judgement straight from the bytes
-// (FastPrediction, RouteShape.certainlyMatches) must answer only what the full prediction says,
+// Fuzz target `fast-prediction`: `waypoint validate`'s judgement straight from the bytes, read as
+// a store keeps them (FastPrediction, RouteShape.certainlyMatches), must answer only what the full
+// prediction says of the bytes expanded (StoredDocument),
 // and a predictor that remembers payload layouts across inputs what one that walks every payload
 // says.
 // Built by Scripts/fuzz with the package's sources; `manifest` is the `restore` target's.
@@ -20,8 +21,13 @@ func fuzzFastPrediction(_ data: Data) {
       "with layouts \(String(describing: remembered)), walked \(String(describing: walked))")
   }
   if let kept = walked {
+    // The bytes are read as a store keeps them: the full prediction reads their expansion, which
+    // must be within the limit.
+    guard let document = StoredDocument.expandedDocument(data, limits: .default) else {
+      fatalError("the fast prediction kept \(kept) routes of bytes over the limit once expanded")
+    }
     for policy in RestorePolicy.allCases {
-      let full = manifest.predict(encoded: data, policy: policy)
+      let full = manifest.predict(encoded: document, policy: policy)
       let allKept = full.entries.allSatisfy { if case .kept = $0.fate { true } else { false } }
       guard full.report.outcome == .restored, full.entries.count == kept, allKept else {
         fatalError("the fast prediction kept \(kept) routes; the prediction says \(full.report)")

@@ -26,7 +26,41 @@ package enum StoredDocument {
   }
 
   /// `,"tag":`, written before a tag put back.
-  private static let tagMember: [UInt8] = Array(#","tag":"#.utf8)
+  private static let tagMember: StaticString = #","tag":"#
+
+  /// Bytes written one piece after another into memory of their own.
+  private struct Output {
+    let base: UnsafeMutableRawPointer
+    let count: Int
+    var offset = 0
+
+    mutating func copy(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+      guard !range.isEmpty, let source = bytes.baseAddress, offset + range.count <= count else {
+        return
+      }
+      (base + offset).copyMemory(from: source + range.lowerBound, byteCount: range.count)
+      offset += range.count
+    }
+
+    mutating func copy(_ text: StaticString) {
+      let length = text.utf8CodeUnitCount
+      guard offset + length <= count else { return }
+      (base + offset).copyMemory(from: text.utf8Start, byteCount: length)
+      offset += length
+    }
+  }
+
+  /// `count` bytes written by `write` (the Data's bytes reached once: appending piece by piece
+  /// checks exclusive access at every piece).
+  private static func assembled(count: Int, _ write: (inout Output) -> Void) -> Data {
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { buffer in
+      guard let base = buffer.baseAddress else { return }
+      var output = Output(base: base, count: count)
+      write(&output)
+    }
+    return data
+  }
 
   /// The stored form of `document`, JSON as ``SceneSnapshot/encoded()`` writes it: each record of
   /// a stack written `{"json":…,"tag":…` whose tag has the same bytes as the previous record's
@@ -54,14 +88,15 @@ package enum StoredDocument {
         return document
       }
       guard !removed.isEmpty else { return document }
-      var stored = Data(capacity: bytes.count)
-      var from = 0
-      for range in removed {
-        stored.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[from..<range.lowerBound]))
-        from = range.upperBound
+      let count = bytes.count - removed.reduce(0) { $0 + $1.count }
+      return Self.assembled(count: count) { output in
+        var from = 0
+        for range in removed {
+          output.copy(bytes, from..<range.lowerBound)
+          from = range.upperBound
+        }
+        output.copy(bytes, from..<bytes.count)
       }
-      stored.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[from...]))
-      return stored
     }
   }
 
@@ -85,7 +120,7 @@ package enum StoredDocument {
           guard !record.hasTagKey, let previous, let at = record.jsonEnd else { return nil }
           insertions.append((at, previous))
           // Counted without overflow: a hostile row may name a long tag many times.
-          let added = tagMember.count + previous.count
+          let added = tagMember.utf8CodeUnitCount + previous.count
           let (sum, overflow) = total.addingReportingOverflow(added)
           total = overflow ? Int.max : sum
           return previous
@@ -95,17 +130,17 @@ package enum StoredDocument {
       }
       guard total <= limit else { return .tooLarge(byteCount: total) }
       guard !insertions.isEmpty else { return .document(stored) }
-      var document = Data(capacity: total)
-      var from = 0
-      for insertion in insertions {
-        document.append(
-          contentsOf: UnsafeRawBufferPointer(rebasing: bytes[from..<insertion.at]))
-        document.append(contentsOf: tagMember)
-        document.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[insertion.tag]))
-        from = insertion.at
-      }
-      document.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[from...]))
-      return .document(document)
+      return .document(
+        Self.assembled(count: total) { output in
+          var from = 0
+          for insertion in insertions {
+            output.copy(bytes, from..<insertion.at)
+            output.copy(tagMember)
+            output.copy(bytes, insertion.tag)
+            from = insertion.at
+          }
+          output.copy(bytes, from..<bytes.count)
+        })
     }
   }
 

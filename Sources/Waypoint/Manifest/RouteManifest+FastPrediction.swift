@@ -11,12 +11,19 @@ import Foundation
 /// caller takes ``RouteManifest/predict(encoded:policy:limits:)``, which says what it is. So an
 /// answer is always the one the full prediction gives, only sooner; `FastPredictionTests` and the
 /// `fast-prediction` fuzz target compare the two.
+///
+/// The bytes are read as a store keeps them, in their stored form (``StoredDocument``): a route of
+/// a stack without a tag has the previous route's exactly where ``StoredDocument/expanded(_:limits:)``
+/// puts it back, and the answer is the full prediction's of the expanded document (the size limit
+/// applies to it too). A document whose routes all carry their tags is its own stored form.
 package struct FastPrediction {
   private let manifest: RouteManifest
   /// The limits the documents are read under.
   package let limits: InputLimits
   /// The stack names of the document being read (reused).
   private var stackNames: [Range<Int>] = []
+  /// The bytes that expanding the document being read adds: `,"tag":` and each inherited tag.
+  private var inheritedBytes = 0
   /// The tags met so far, as their bytes in ``tagText`` (and their first eight packed in a word,
   /// ``StrictJSONReader/packed(_:)``), with the version a route of that tag must have to be kept
   /// as stored and its shape's node in ``shapes``; `nil` for a tag unknown to the manifest.
@@ -54,10 +61,15 @@ package struct FastPrediction {
   package mutating func keptRoutes(in document: UnsafeRawBufferPointer) -> Int? {
     guard document.count <= limits.maxDocumentBytes else { return nil }
     var reader = StrictJSONReader(document, maxDepth: limits.maxNestingDepth)
+    inheritedBytes = 0
     do throws(StrictJSONReader.Unsure) {
       let count = try read(&reader)
       reader.skipSpace()
-      return reader.atEnd ? count : nil
+      // The limit is the expanded document's.
+      guard reader.atEnd, inheritedBytes <= limits.maxDocumentBytes - document.count else {
+        return nil
+      }
+      return count
     } catch {
       return nil
     }
@@ -266,6 +278,7 @@ package struct FastPrediction {
       current = self.current(tag, reader)
     } else if inheriting, jsonFirst, lastTag < tags.count {
       current = tags[lastTag].route
+      inherit()
     } else {
       current = nil
     }
@@ -305,6 +318,7 @@ package struct FastPrediction {
       reader.byte(at: reader.index) == UInt8(ascii: "}")
     {
       reader.index += 1
+      inherit()
       return true
     }
     guard
@@ -327,6 +341,13 @@ package struct FastPrediction {
     }
     reader.index += 1
     return true
+  }
+
+  /// Counts the bytes that expanding a route without its tag adds: `,"tag":` and the last tag
+  /// quoted (read without escapes, so written as it is).
+  @inline(__always)
+  private mutating func inherit() {
+    inheritedBytes &+= 9 + tags[lastTag].bytes.count
   }
 
   /// Whether the payload string whose bytes between the quotes are in `payload` certainly
