@@ -192,11 +192,7 @@ extension StoredDocument {
       skipSpace()
       if !take(UInt8(ascii: "}")) {
         repeat {
-          skipSpace()
-          let key = try string()
-          skipSpace()
-          try expect(UInt8(ascii: ":"))
-          skipSpace()
+          let key = try memberKey()
           if self.bytes(in: key, are: #""stacks""#), peek() == UInt8(ascii: "{") {
             try stacks(record)
           } else {
@@ -219,11 +215,7 @@ extension StoredDocument {
       skipSpace()
       if take(UInt8(ascii: "}")) { return }
       repeat {
-        skipSpace()
-        _ = try string()
-        skipSpace()
-        try expect(UInt8(ascii: ":"))
-        skipSpace()
+        _ = try memberKey()
         if peek() == UInt8(ascii: "[") {
           guard maxDepth >= 3 else { throw Unsure() }
           index += 1
@@ -264,11 +256,7 @@ extension StoredDocument {
       if take(UInt8(ascii: "}")) { return found }
       var members = 0
       repeat {
-        skipSpace()
-        let key = try string()
-        skipSpace()
-        try expect(UInt8(ascii: ":"))
-        skipSpace()
+        let key = try memberKey()
         let start = index
         let isString = peek() == UInt8(ascii: "\"")
         try value(depth: 4)
@@ -305,11 +293,9 @@ extension StoredDocument {
         skipSpace()
         if take(close) { return }
         repeat {
-          skipSpace()
           if close == UInt8(ascii: "}") {
-            _ = try string()
-            skipSpace()
-            try expect(UInt8(ascii: ":"))
+            _ = try memberKey()
+          } else {
             skipSpace()
           }
           try value(depth: depth + 1)
@@ -330,6 +316,17 @@ extension StoredDocument {
         }
         guard index > start else { throw Unsure() }
       }
+    }
+
+    /// A member's key and its colon, whitespace around them skipped: the key's string, its quotes
+    /// included (the walk then at its value).
+    private mutating func memberKey() throws(Unsure) -> Range<Int> {
+      skipSpace()
+      let key = try string()
+      skipSpace()
+      try expect(UInt8(ascii: ":"))
+      skipSpace()
+      return key
     }
 
     /// A string, its quotes included: it ends at the first quote no backslash escapes.
