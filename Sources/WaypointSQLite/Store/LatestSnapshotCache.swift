@@ -181,7 +181,7 @@ final class LatestSnapshotCache {
   }
 
   /// Whether `document` equals `stored` but for its save time: same length, same bytes outside
-  /// `savedAt` (where ``/Waypoint/SceneSnapshot/encodedLocatingSavedAt()`` found the date), and a
+  /// `savedAt` (where ``/Waypoint/SceneSnapshot/encodedLocatingSavedAt(storedForm:)`` found the date), and a
   /// date of the same form inside it in `stored`.
   static func equalButForSaveTime(_ document: Data, _ stored: Data, savedAt: Range<Int>) -> Bool {
     guard document.count == stored.count, savedAt.lowerBound >= 0,

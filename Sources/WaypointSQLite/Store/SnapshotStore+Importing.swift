@@ -52,7 +52,7 @@ package struct SnapshotImporter {
     guard document.count <= limits.maxDocumentBytes else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
     }
-    return try insert(snapshot.metadata, document: document, scene: scene, quarantine: quarantine)
+    return try insert(snapshot.metadata, json: document, scene: scene, quarantine: quarantine)
   }
 
   /// Inserts a snapshot as ``insert(_:document:scene:quarantine:)`` does, given its document and
@@ -68,13 +68,13 @@ package struct SnapshotImporter {
     guard document.count <= limits.maxDocumentBytes else {
       throw .invalidSnapshot(.tooLarge(byteCount: document.count, limit: limits.maxDocumentBytes))
     }
-    return try insert(metadata, document: document, scene: scene, quarantine: quarantine)
+    return try insert(metadata, json: document, scene: scene, quarantine: quarantine)
   }
 
   /// Inserts a checked document, JSON as ``/Waypoint/SceneSnapshot/encoded()`` writes it, in its
   /// stored form (``/Waypoint/StoredDocument``).
   private func insert(
-    _ metadata: SnapshotMetadata, document: Data, scene: String, quarantine: Quarantine?
+    _ metadata: SnapshotMetadata, json document: Data, scene: String, quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     let stored = StoredDocument.elidingRepeatedTags(document, limits: limits)
     return try insert(metadata, stored: stored, scene: scene, quarantine: quarantine)
