@@ -3,7 +3,8 @@
 
 -- No table changes. From schema 5 on, `snapshot.document` holds a document in its stored form
 -- (Docs/SnapshotFormat.md, "Stored form"): the document's JSON with the tag of a stack's route
--- record left out when it is the previous record's. A build that knows only schema 4 would read
--- such a record as one without a tag and drop its route; the version makes it refuse the file
--- instead, leaving it as it is. Rows written before schema 5 are already in their stored form.
+-- record left out when it is the previous record's. A build that knows only schema 4 would find
+-- such a document unreadable (a route without its tag is a missing field) and quarantine it; the
+-- version makes it refuse to open the file instead, leaving it as it is. Rows written before
+-- schema 5 are already in their stored form.
 SELECT 1;

@@ -133,6 +133,19 @@ struct StoredDocumentTests {
             (head
               + #" { "a" : [ {"json":"{}","tag":"T\"\\"} , { "json" : "x\"","tag":"T\"\\" , "version":2 } , {"json":"","tag":"T\"\\"} ] } }"#)
               .utf8)))
+    // A record with two tags keeps its first when it repeats the previous route's: left out, the
+    // second would be read in its place (a reviewer's find).
+    let twice =
+      head + #"{"main":[{"json":"1","tag":"X"},{"json":"2","tag":"X","tag":"Y"},{"json":"3"}]}}"#
+    #expect(
+      StoredDocument.elidingRepeatedTags(Data(twice.utf8), limits: .default) == Data(twice.utf8))
+    #expect(
+      expand(twice)
+        == .document(
+          Data(
+            (head
+              + #"{"main":[{"json":"1","tag":"X"},{"json":"2","tag":"X","tag":"Y"},{"json":"3","tag":"X"}]}}"#)
+              .utf8)))
     // A `"stacks"` member that is not an object, and keys written with escapes, are left alone.
     for text in [
       #"{"stacks":[{"json":"{}","tag":"T"},{"json":"{}"}]}"#,

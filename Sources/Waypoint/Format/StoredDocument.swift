@@ -103,9 +103,9 @@ package enum StoredDocument {
   /// The document whose stored form is `stored`: every tag left out put back (see
   /// ``StoredDocument``). Over `limits.maxDocumentBytes` once expanded, nothing is expanded and the
   /// answer is ``Expansion/tooLarge(byteCount:)`` with the size it would have, counted without
-  /// making it (a row of many records naming a long tag once cannot make a large document in
-  /// memory). Stored bytes whose structure cannot be walked come back as they are, for the
-  /// readers to judge.
+  /// making it: a row of many records naming a long tag once makes no large document in memory
+  /// (what is kept meanwhile, where each tag goes back, is bounded by the limit too). Stored bytes
+  /// whose structure cannot be walked come back as they are, for the readers to judge.
   package static func expanded(_ stored: Data, limits: InputLimits) -> Expansion {
     let limit = limits.maxDocumentBytes
     return stored.withUnsafeBytes { bytes -> Expansion in
@@ -118,11 +118,12 @@ package enum StoredDocument {
           guard let record else { return nil }
           if let tag = record.tag { return tag }
           guard !record.hasTagKey, let previous, let at = record.jsonEnd else { return nil }
-          insertions.append((at, previous))
-          // Counted without overflow: a hostile row may name a long tag many times.
+          // Counted without overflow: a hostile row may name a long tag many times. Past the
+          // limit, only counted: nothing more is kept for a document that will not be made.
           let added = tagMember.utf8CodeUnitCount + previous.count
           let (sum, overflow) = total.addingReportingOverflow(added)
           total = overflow ? Int.max : sum
+          if total <= limit { insertions.append((at, previous)) }
           return previous
         }
       } catch {
@@ -263,6 +264,8 @@ extension StoredDocument {
         if bytes(in: key, are: #""json""#), members == 0, isString {
           found.jsonEnd = index
         } else if bytes(in: key, are: #""tag""#) {
+          // A second `"tag"`: the first is not left out (the second would be read in its place).
+          if found.hasTagKey { found.tagDirectlyAfterJSON = nil }
           if !found.hasTagKey, isString {
             found.tag = start..<index
             // `,"tag":` then the string, straight after the `"json"` value.

@@ -103,7 +103,9 @@ extension SnapshotStore {
   /// The scenes go in batches of at most `batchSize`: the batch's scenes and their latest snapshot
   /// ids are read from the index on (scene_id, id); the table is read once in id order, and the
   /// document of each of those snapshots that a restore reads (not quarantined, not a crash loop,
-  /// within the size limit) goes to a judge, which makes a summary of it, or `nil`. The judges run
+  /// its stored bytes within the size limit) goes to a judge as it is stored, in its stored form
+  /// (`StoredDocument`: a judge that answers must read it so), which makes a summary of it, or
+  /// `nil`. The judges run
   /// on `judges` threads (at least one), each with its own judge that `makeJudge` makes on that
   /// thread. Then `body` gets the batch's scenes in scene-id order, each as its summary or, where
   /// there is none, as the snapshot read again, while another thread reads the index ahead.

@@ -4,10 +4,12 @@ import Foundation
 public struct StoredSnapshot: Hashable, Sendable {
   /// A stored document, or the fact that it was too large to be read.
   public enum Document: Hashable, Sendable {
-    /// The JSON document, byte for byte as stored.
+    /// The JSON document, expanded from its stored form (`Docs/SnapshotFormat.md`, "Stored
+    /// form"), otherwise byte for byte as stored.
     case read(Data)
     /// The document is over the size limit the store was read with (the configuration's
-    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its real size.
+    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its stored size
+    /// when the row itself is over the limit, otherwise its size once expanded.
     case tooLarge(byteCount: Int, limit: Int)
 
     /// The document's bytes, or `nil` when it was too large to be read.
