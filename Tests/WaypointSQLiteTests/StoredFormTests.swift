@@ -48,8 +48,9 @@ struct StoredFormTests {
     #expect(try store.snapshot(id: saved.snapshotID)?.document == .read(json))
     #expect(try storedDocuments(store)[saved.snapshotID] == json)
     #expect(try store.scenes().first?.stackDepths == ["main": 4])
-    #expect(try store.history(scene: "A").first?.byteCount == stored.count)
-    #expect(try store.statistics().documentBytes == stored.count)
+    // Sizes are the document's, as JSON (the row records it).
+    #expect(try store.history(scene: "A").first?.byteCount == json.count)
+    #expect(try store.statistics().documentBytes == json.count)
     // The unchanged state compares with the stored form: nothing written.
     #expect(try store.save(state, scene: "A").wrote == false)
   }
@@ -75,6 +76,33 @@ struct StoredFormTests {
     #expect(
       try storedBytes(store, id: first.snapshotID)
         == state.encodedLocatingSavedAt(storedForm: true).document)
+  }
+
+  @Test(
+    "a recorded JSON length that a file holds below the stored bytes, negative, missing or huge is read without trapping, never below the stored bytes"
+  )
+  func hostileLengths() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let state = try snapshot([.home, .settings, .settings])
+    let saved = try store.save(state, scene: "A")
+    let stored = try #require(try storedBytes(store, id: saved.snapshotID)).count
+    let cases: [(SQLValue, Int)] = [
+      (.integer(-5), stored), (.integer(Int64.min), stored), (.integer(3), stored),
+      (.null, stored), (.integer(Int64(stored) + 7), stored + 7),
+      (.integer(Int64.max), Int(truncatingIfNeeded: Int64.max)),
+    ]
+    for (value, expected) in cases {
+      try store.withDatabase { db throws(SQLiteError) in
+        try db.run(
+          "UPDATE snapshot SET document_length = ? WHERE id = ?",
+          [value, .integer(saved.snapshotID)])
+      }
+      #expect(try store.history(scene: "A").first?.byteCount == expected, "\(value)")
+      #expect(try store.snapshot(id: saved.snapshotID)?.info.byteCount == expected, "\(value)")
+      #expect(try store.scenes().first?.latest.byteCount == expected, "\(value)")
+    }
+    // The document itself reads whatever the recorded length says.
+    #expect(try store.snapshot(id: saved.snapshotID)?.document == .read(state.encoded()))
   }
 
   @Test(

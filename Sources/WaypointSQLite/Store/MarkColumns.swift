@@ -1,5 +1,5 @@
 /// Where a store keeps each snapshot's restore bookkeeping (its unconfirmed-restore count and its
-/// quarantine mark), as SQL for the queries that read it.
+/// quarantine mark), and its document's length, as SQL for the queries that read them.
 ///
 /// From schema 3 on, the bookkeeping lives in `snapshot_mark`, apart from the documents, so that
 /// writing it never rewrites a document (SQLite rewrites a whole row when an `UPDATE` changes its
@@ -11,10 +11,13 @@ struct MarkColumns: Sendable {
   let separate: Bool
   /// Whether each count records the threshold it is counted against (schema 4 and later).
   let recordsThreshold: Bool
+  /// Whether each snapshot records its document's length as JSON (schema 5 and later).
+  let recordsJSONLength: Bool
 
   init(schemaVersion: Int) {
     separate = schemaVersion >= 3
     recordsThreshold = schemaVersion >= 4
+    recordsJSONLength = schemaVersion >= 5
   }
 
   /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
@@ -44,6 +47,14 @@ struct MarkColumns: Sendable {
     separate
       ? "(SELECT count(*) FROM snapshot_mark WHERE scene_id = s.scene_id AND quarantine IS NOT NULL)"
       : "(SELECT count(quarantine) FROM snapshot WHERE scene_id = s.scene_id)"
+  }
+
+  /// The length of the snapshot `s`'s document as JSON: `document_length` from schema 5 on (the
+  /// stored form is shorter), never less than the stored bytes (a value a file holds below them,
+  /// or NULL for a row written before schema 5, gives way to `length(document)`).
+  var documentLength: String {
+    recordsJSONLength
+      ? "max(coalesce(s.document_length, 0), length(s.document))" : "length(s.document)"
   }
 
   /// The number of quarantined snapshots of the whole store.

@@ -26,6 +26,7 @@ final class BulkImport {
   private struct Row {
     var id: Int64
     var document: Data
+    var jsonLength: Int
     var metadata: SnapshotMetadata
     var scene: String
   }
@@ -61,8 +62,9 @@ final class BulkImport {
 
   /// The `INSERT` of `rows` rows, ids given.
   static func insertSQL(rows: Int) -> String {
-    "INSERT INTO snapshot (id, scene_id, saved_at, format, route_schema_version, app_build, document) VALUES "
-      + repeatElement("(?, ?, ?, ?, ?, ?, ?)", count: max(1, rows)).joined(separator: ", ")
+    "INSERT INTO snapshot (id, scene_id, saved_at, format, route_schema_version, app_build, "
+      + "document, document_length) VALUES "
+      + repeatElement("(?, ?, ?, ?, ?, ?, ?, ?)", count: max(1, rows)).joined(separator: ", ")
   }
 
   /// The highest `sqlite_sequence` entry of `snapshot` this takes: far below `Int64.max`, so that
@@ -138,15 +140,17 @@ final class BulkImport {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 
-  /// Takes a row to insert and returns the id it gets. The row is written with the next
-  /// ``rowsPerStatement`` ones, or by ``finish()``.
-  func insert(_ document: Data, metadata: SnapshotMetadata, scene: String) throws(SQLiteError)
-    -> Int64
+  /// Takes a row to insert (its document in its stored form, `jsonLength` bytes as JSON) and
+  /// returns the id it gets. The row is written with the next ``rowsPerStatement`` ones, or by
+  /// ``finish()``.
+  func insert(_ document: Data, jsonLength: Int, metadata: SnapshotMetadata, scene: String)
+    throws(SQLiteError) -> Int64
   {
     if let failure { throw failure }
     let id = nextID
     nextID += 1
-    pending.append(Row(id: id, document: document, metadata: metadata, scene: scene))
+    pending.append(
+      Row(id: id, document: document, jsonLength: jsonLength, metadata: metadata, scene: scene))
     if pending.count == Self.rowsPerStatement { try flush() }
     return id
   }
@@ -182,8 +186,9 @@ final class BulkImport {
     for row in rows {
       try statement.bind(.integer(row.id), at: parameter)
       try SnapshotStore.bindRow(
-        row.document, metadata: row.metadata, scene: row.scene, to: statement, at: parameter + 1)
-      parameter += 7
+        row.document, jsonLength: row.jsonLength, metadata: row.metadata, scene: row.scene,
+        to: statement, at: parameter + 1)
+      parameter += 8
     }
     _ = try statement.step()
   }

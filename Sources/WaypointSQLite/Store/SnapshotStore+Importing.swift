@@ -34,8 +34,10 @@ package struct SnapshotImporter {
   package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
-    let stored = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
-    return try insert(snapshot.metadata, stored: stored, scene: scene, quarantine: quarantine)
+    let written = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
+    return try insert(
+      snapshot.metadata, stored: written.stored, jsonLength: written.jsonLength, scene: scene,
+      quarantine: quarantine)
   }
 
   /// Inserts `snapshot` as ``insert(_:scene:quarantine:)`` does, with its document already written:
@@ -77,20 +79,23 @@ package struct SnapshotImporter {
     _ metadata: SnapshotMetadata, json document: Data, scene: String, quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     let stored = StoredDocument.elidingRepeatedTags(document, limits: limits)
-    return try insert(metadata, stored: stored, scene: scene, quarantine: quarantine)
+    return try insert(
+      metadata, stored: stored, jsonLength: document.count, scene: scene, quarantine: quarantine)
   }
 
-  /// Inserts a checked document given in its stored form.
+  /// Inserts a checked document given in its stored form, `jsonLength` bytes as JSON.
   private func insert(
-    _ metadata: SnapshotMetadata, stored document: Data, scene: String, quarantine: Quarantine?
+    _ metadata: SnapshotMetadata, stored document: Data, jsonLength: Int, scene: String,
+    quarantine: Quarantine?
   ) throws(StoreError) -> Int64 {
     do {
       let id: Int64
       if let bulk, !bulk.finished {
-        id = try bulk.insert(document, metadata: metadata, scene: scene)
+        id = try bulk.insert(document, jsonLength: jsonLength, metadata: metadata, scene: scene)
       } else {
         // The save's own insert: prepared once, found by its literal's address.
-        id = try SnapshotStore.insert(document, metadata: metadata, scene: scene, database)
+        id = try SnapshotStore.insert(
+          document, jsonLength: jsonLength, metadata: metadata, scene: scene, database)
       }
       if let quarantine {
         try database.run(

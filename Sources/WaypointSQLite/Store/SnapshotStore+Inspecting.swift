@@ -12,7 +12,7 @@ extension SnapshotStore {
   /// The columns ``info(_:)`` reads, with the marks where `marks` says they are.
   static func infoColumns(_ marks: MarkColumns) -> String {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
-      + "length(s.document), \(marks.columns)"
+      + "\(marks.documentLength), \(marks.columns)"
   }
 
   /// Reads the columns of ``infoColumns`` (the mark columns in ``MarkColumns/columns``'s order).
@@ -135,8 +135,8 @@ extension SnapshotStore {
         try db.scalar(
           """
           SELECT count(DISTINCT scene_id), count(*), \(marks.quarantinedInStore),
-            coalesce(sum(length(document)), 0), min(saved_at), max(saved_at)
-          FROM snapshot
+            coalesce(sum(\(marks.documentLength)), 0), min(saved_at), max(saved_at)
+          FROM snapshot s
           """
         ) { row in
           StoreStatistics(

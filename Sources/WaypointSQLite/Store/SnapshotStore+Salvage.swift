@@ -118,7 +118,7 @@ private struct Salvage {
   /// own table are read apart (``withMark(_:)``), so that damage there never costs a snapshot.
   private var columns: String {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
-      + "length(s.document), "
+      + "\(marks.documentLength), "
       + (marks.separate ? "NULL, NULL, NULL, 0, NULL" : marks.columns)
       + ", CASE WHEN length(s.document) <= ? THEN s.document END"
   }

@@ -81,7 +81,7 @@ extension SnapshotStore {
       return .some(SaveResult(snapshotID: latest.id, wrote: false))
     }
     if let unchanged { return unchanged }
-    let (document, savedAt) = try Self.documentLocatingSavedAt(
+    let (document, savedAt, jsonLength) = try Self.documentLocatingSavedAt(
       of: snapshot, scene: scene, limits: configuration.limits)
     let retention = configuration.retention
     let slack = configuration.retentionSlack
@@ -104,7 +104,8 @@ extension SnapshotStore {
         try cache.update(key) { latest throws(SQLiteError) -> SaveResult? in
           if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
           if let decided = answer(latest) { return decided }
-          let id = try Self.insert(document, metadata: snapshot.metadata, scene: scene, db)
+          let id = try Self.insert(
+            document, jsonLength: jsonLength, metadata: snapshot.metadata, scene: scene, db)
           var count = (latest?.count ?? 0) + 1
           // Trimmed only past the slack, then back to the retention: a DELETE on every save
           // rewrote an old page, the index and the freelist each time.
@@ -123,15 +124,16 @@ extension SnapshotStore {
   /// checks that need no file: the scene id, the snapshot's own check, the size limit (the
   /// document's JSON, tags included). Saves and imports both go through it.
   static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
-    throws(StoreError) -> Data
+    throws(StoreError) -> (stored: Data, jsonLength: Int)
   {
-    try documentLocatingSavedAt(of: snapshot, scene: scene, limits: limits).document
+    let written = try documentLocatingSavedAt(of: snapshot, scene: scene, limits: limits)
+    return (written.document, written.jsonLength)
   }
 
   /// The document as ``document(of:scene:limits:)`` gives it, with where its save time lies.
   static func documentLocatingSavedAt(
     of snapshot: SceneSnapshot, scene: String, limits: InputLimits
-  ) throws(StoreError) -> (document: Data, savedAt: Range<Int>) {
+  ) throws(StoreError) -> (document: Data, savedAt: Range<Int>, jsonLength: Int) {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
       try snapshot.check()
@@ -143,7 +145,7 @@ extension SnapshotStore {
     guard encoded.jsonCount <= limit else {
       throw .invalidSnapshot(.tooLarge(byteCount: encoded.jsonCount, limit: limit))
     }
-    return (encoded.document, encoded.savedAt)
+    return (encoded.document, encoded.savedAt, encoded.jsonCount)
   }
 
   /// The scene's latest snapshot and its number of snapshots, read when the connection's cache
@@ -173,16 +175,17 @@ extension SnapshotStore {
     return found
   }
 
-  /// Inserts the row of a snapshot whose document and metadata are given, and returns its id.
-  /// Saves and imports both insert through it.
+  /// Inserts the row of a snapshot whose document (in its stored form, `jsonLength` bytes as
+  /// JSON) and metadata are given, and returns its id. Saves and imports both insert through it.
   static func insert(
-    _ document: Data, metadata: SnapshotMetadata, scene: String, _ db: Database
+    _ document: Data, jsonLength: Int, metadata: SnapshotMetadata, scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
     // Found by its literal and bound value by value: no text hashed, no array of values made.
     let statement = try db.statement(
       literal: """
-        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
-        VALUES (?, ?, ?, ?, ?, ?)
+        INSERT INTO snapshot (
+          scene_id, saved_at, format, route_schema_version, app_build, document, document_length)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
         """)
     // The scene id and the document are bound where they are, not copied by SQLite, and the
     // statement reset (which clears the bindings) before the closures that lend their bytes
@@ -195,6 +198,7 @@ extension SnapshotStore {
           try statement.bind(borrowingText: sceneBytes, at: 1)
           try bindMetadata(metadata, to: statement, at: 2)
           try statement.bind(borrowing: bytes, at: 6)
+          try statement.bind(.integer(Int64(jsonLength)), at: 7)
           _ = try statement.step()
           return nil
         } catch {
@@ -206,14 +210,15 @@ extension SnapshotStore {
     return db.lastInsertedRowID
   }
 
-  /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build, document`, in
-  /// that order, from parameter `first` on: the save's insert and the bulk import's.
+  /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build, document,
+  /// document_length`, in that order, from parameter `first` on (the bulk import's rows).
   static func bindRow(
-    _ document: Data, metadata: SnapshotMetadata, scene: String, to statement: Statement,
-    at first: Int32
+    _ document: Data, jsonLength: Int, metadata: SnapshotMetadata, scene: String,
+    to statement: Statement, at first: Int32
   ) throws(SQLiteError) {
     try bindColumns(metadata: metadata, scene: scene, to: statement, at: first)
     try statement.bind(.blob(document), at: first + 5)
+    try statement.bind(.integer(Int64(jsonLength)), at: first + 6)
   }
 
   /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build` from parameter

@@ -8,8 +8,7 @@ public struct StoreStatistics: Hashable, Sendable {
   public var snapshotCount: Int
   /// Quarantined snapshots.
   public var quarantinedCount: Int
-  /// The stored documents' total size in bytes, in their stored form (see
-  /// ``SnapshotInfo/byteCount``).
+  /// The stored documents' total size in bytes, as JSON (see ``SnapshotInfo/byteCount``).
   public var documentBytes: Int
   /// The database file's size in bytes (page count × page size; the WAL file is not included).
   public var fileBytes: Int

@@ -8,8 +8,8 @@ public struct StoredSnapshot: Hashable, Sendable {
     /// form"), otherwise byte for byte as stored.
     case read(Data)
     /// The document is over the size limit the store was read with (the configuration's
-    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its stored size
-    /// when the row itself is over the limit, otherwise its size once expanded.
+    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its real size, as
+    /// JSON (its stored form, when that alone is within the limit, counted once expanded).
     case tooLarge(byteCount: Int, limit: Int)
 
     /// The document's bytes, or `nil` when it was too large to be read.
