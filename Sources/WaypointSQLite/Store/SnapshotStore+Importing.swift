@@ -34,9 +34,10 @@ package struct SnapshotImporter {
   package func insert(_ snapshot: SceneSnapshot, scene: String, quarantine: Quarantine? = nil)
     throws(StoreError) -> Int64
   {
-    let written = try SnapshotStore.document(of: snapshot, scene: scene, limits: limits)
+    let written = try SnapshotStore.documentLocatingSavedAt(
+      of: snapshot, scene: scene, limits: limits)
     return try insert(
-      snapshot.metadata, stored: written.stored, jsonLength: written.jsonLength, scene: scene,
+      snapshot.metadata, stored: written.document, jsonLength: written.jsonLength, scene: scene,
       quarantine: quarantine)
   }
 

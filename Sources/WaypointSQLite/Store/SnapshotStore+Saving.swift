@@ -120,17 +120,10 @@ extension SnapshotStore {
       })
   }
 
-  /// The document a save writes, in its stored form (``/Waypoint/StoredDocument``), after the
-  /// checks that need no file: the scene id, the snapshot's own check, the size limit (the
-  /// document's JSON, tags included). Saves and imports both go through it.
-  static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
-    throws(StoreError) -> (stored: Data, jsonLength: Int)
-  {
-    let written = try documentLocatingSavedAt(of: snapshot, scene: scene, limits: limits)
-    return (written.document, written.jsonLength)
-  }
-
-  /// The document as ``document(of:scene:limits:)`` gives it, with where its save time lies.
+  /// The document a save writes, in its stored form (``/Waypoint/StoredDocument``), with where
+  /// its save time lies and its length as JSON, after the checks that need no file: the scene id,
+  /// the snapshot's own check, the size limit (the document's JSON, tags included). Saves and
+  /// imports both go through it.
   static func documentLocatingSavedAt(
     of snapshot: SceneSnapshot, scene: String, limits: InputLimits
   ) throws(StoreError) -> (document: Data, savedAt: Range<Int>, jsonLength: Int) {
