@@ -33,9 +33,9 @@ final class Database {
   let path: String
   private(set) var handle: OpaquePointer?
   private var statements: [String: Statement] = [:]
-  /// The statements of ``statement(literal:)``, by the address of their SQL literal: a save runs
-  /// several, and hashing each one's text to find it cost more than running some of them.
-  private var literals: [UInt: Statement] = [:]
+  /// The statements of ``statement(literal:)`` with the address of their SQL literal: a few (the
+  /// save's insert, `PRAGMA data_version`), found by comparing addresses, without hashing.
+  private var literals: [(key: UInt, statement: Statement)] = []
 
   /// What tells ``hasMoved()`` that nothing happened to the file since its last full check; set
   /// at the first check.
@@ -356,16 +356,15 @@ final class Database {
   var totalChanges: Int32 { handle.map { sqlite3_total_changes($0) } ?? 0 }
 
   /// The cached prepared statement for the SQL literal `sql`, found by the literal's address
-  /// (the same text always has the same address), reset and with its bindings cleared.
+  /// (the same text always has the same address), as its last user left it: each user resets it
+  /// (``Statement/reset()``, which clears its bindings) before it returns, so that it is not
+  /// reset twice on every save.
   func statement(literal sql: StaticString) throws(SQLiteError) -> Statement {
     guard sql.hasPointerRepresentation else { return try statement(sql.description) }
     let key = UInt(bitPattern: sql.utf8Start)
-    if let cached = literals[key] {
-      cached.reset()
-      return cached
-    }
+    for literal in literals where literal.key == key { return literal.statement }
     let prepared = try statement(sql.description)
-    literals[key] = prepared
+    literals.append((key, prepared))
     return prepared
   }
 

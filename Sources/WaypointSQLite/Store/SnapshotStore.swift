@@ -425,11 +425,7 @@ public final class SnapshotStore: @unchecked Sendable {
     busyTimeout: Duration? = nil, scene: String? = nil,
     _ body: (Database) throws(SQLiteError) -> T
   ) throws(StoreError) -> T {
-    guard access == .readWrite else {
-      throw .readOnly(path: path, detail: "the store was opened read-only")
-    }
-    try reopenIfMoved()
-    return try withDatabase { db throws(SQLiteError) in
+    try withWritableDatabase { db throws(SQLiteError) in
       if let busyTimeout { db.setBusyTimeout(StoreConfiguration.milliseconds(busyTimeout)) }
       defer {
         if busyTimeout != nil { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
@@ -481,11 +477,7 @@ public final class SnapshotStore: @unchecked Sendable {
   func write(completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion)
     throws(StoreError) -> Database.TransactionCompletion
   {
-    guard access == .readWrite else {
-      throw .readOnly(path: path, detail: "the store was opened read-only")
-    }
-    try reopenIfMoved()
-    return try withDatabase { db throws(SQLiteError) in
+    try withWritableDatabase { db throws(SQLiteError) in
       latestSnapshots.invalidate()
       return try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }
@@ -533,11 +525,7 @@ public final class SnapshotStore: @unchecked Sendable {
     lookUp: (LatestSnapshotCache) -> SaveStep<T>,
     _ body: (Database, LatestSnapshotCache) throws(SQLiteError) -> T
   ) throws(StoreError) -> T {
-    guard access == .readWrite else {
-      throw .readOnly(path: path, detail: "the store was opened read-only")
-    }
-    try reopenIfMoved()
-    return try withDatabase { db throws(SQLiteError) in
+    try withWritableDatabase { db throws(SQLiteError) in
       let cache = latestSnapshots
       do throws(SQLiteError) {
         // The cache is checked against the file only when it would answer: a save that writes
@@ -556,18 +544,29 @@ public final class SnapshotStore: @unchecked Sendable {
     }
   }
 
-  /// Before a write: when the open file was deleted or replaced since it was opened
-  /// (`SQLITE_FCNTL_HAS_MOVED`: the path no longer leads to the same inode), the write would land in
-  /// a file nobody will ever open again. Reopens the path (creating a fresh store where the file was
-  /// deleted) and throws ``StoreError/Code/replaced``, so that the caller knows this write did
-  /// not happen and the next one goes to the file now at the path.
-  private func reopenIfMoved() throws(StoreError) {
+  /// ``withDatabase(_:)`` for a write, in one hold of `lock` with the file-replaced check before
+  /// `body` (``reopenIfMovedLocked()``).
+  ///
+  /// - Throws: ``StoreError/Code/readOnly`` for a store opened read-only,
+  ///   ``StoreError/Code/replaced`` when the file was replaced (`body` does not run), and
+  ///   `body`'s errors as ``withDatabase(_:)`` maps them.
+  private func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
+    throws(StoreError) -> T
+  {
+    guard access == .readWrite else {
+      throw .readOnly(path: path, detail: "the store was opened read-only")
+    }
     lock.lock()
     defer { lock.unlock() }
     try reopenIfMovedLocked()
+    return try withLockedDatabase(body)
   }
 
-  /// ``reopenIfMoved()`` for a caller that holds `lock` already.
+  /// Before a write, with `lock` held: when the open file was deleted or replaced since it was
+  /// opened (`SQLITE_FCNTL_HAS_MOVED`: the path no longer leads to the same inode), the write would
+  /// land in a file nobody will ever open again. Reopens the path (creating a fresh store where the
+  /// file was deleted) and throws ``StoreError/Code/replaced``, so that the caller knows this write
+  /// did not happen and the next one goes to the file now at the path.
   private func reopenIfMovedLocked() throws(StoreError) {
     guard database.handle != nil, database.hasMoved() else { return }
     database.close()
