@@ -151,6 +151,28 @@ struct StoredFormTests {
     #expect(fits.restore(scene: "A", with: restorer).report.outcome == .restored)
   }
 
+  @Test(
+    "a restore that skips a document over its limit reports the document's size, as the tools do, not its stored form's"
+  )
+  func restoreReportsTheDocumentsSize() throws {
+    let state = try snapshot(Array(repeating: .settings, count: 300))
+    let json = state.encoded().count
+    let stored = state.encodedLocatingSavedAt(storedForm: true).document.count
+    #expect(stored < json - 4000)
+    let store = try SnapshotStore(path: directory.path())
+    let saved = try store.save(state, scene: "A")
+    // Over the stored bytes too: the restore's first check, by the stored length, skips it.
+    let limits = InputLimits(maxDocumentBytes: stored - 1)
+    let strict = Restorer(registry: registry, limits: limits)
+    let restored = store.restore(scene: "A", with: strict)
+    #expect(restored.report.outcome == .root)
+    let tooLarge = SnapshotFormatError.tooLarge(byteCount: json, limit: stored - 1)
+    #expect(restored.skipped.map(\.id) == [saved.snapshotID])
+    #expect(
+      restored.skipped.first?.report.dropped.map(\.reason) == [.unreadableSnapshot(tooLarge)])
+    #expect(try store.history(scene: "A").map(\.byteCount) == [json])
+  }
+
   @Test("the importer keeps a document given as JSON in its stored form")
   func imported() throws {
     let store = try SnapshotStore(path: directory.path())

@@ -181,7 +181,7 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then counts a restore of the snapshot and
   /// reads its document, in one short write transaction; when the store cannot be written, reads
-  /// the document alone (``readChecked(_:_:limits:countingAgainst:)``).
+  /// the document alone (``readChecked(_:_:_:limits:countingAgainst:)``).
   private func countAndRead(
     _ id: Int64, of scene: String, limits: InputLimits, threshold: Int
   )
@@ -192,14 +192,14 @@ extension SnapshotStore {
       if let read = try? write(
         busyTimeout: timeout, scene: scene,
         { db throws(SQLiteError) in
-          try Self.readChecked(id, db, limits: limits, countingAgainst: threshold)
+          try Self.readChecked(id, db, marks, limits: limits, countingAgainst: threshold)
         })
       {
         return read
       }
     }
     return try read { db throws(SQLiteError) in
-      try Self.readChecked(id, db, limits: limits, countingAgainst: nil)
+      try Self.readChecked(id, db, marks, limits: limits, countingAgainst: nil)
     }
   }
 
@@ -229,7 +229,7 @@ extension SnapshotStore {
       !rule.isCrashLoop(quarantine: first.quarantine, unconfirmedRestores: first.unconfirmed)
     else { return (listed, nil) }
     let read = try readChecked(
-      first.id, db, limits: limits,
+      first.id, db, marks, limits: limits,
       countingAgainst: counting ? rule.threshold : nil)
     return (listed, (first.id, read))
   }
@@ -237,9 +237,12 @@ extension SnapshotStore {
   /// Checks the document's length (without reading it), then, with a `threshold`, counts a
   /// restore of the snapshot (recording the threshold, for tools that judge the store offline),
   /// and reads its document, expanded from its stored form (``/Waypoint/StoredDocument``). A
-  /// document over `limits.maxDocumentBytes`, stored or expanded, is neither counted nor read.
+  /// document over `limits.maxDocumentBytes`, stored or expanded, is neither counted nor read;
+  /// its size is reported as the tools report it (`marks`' ``MarkColumns/documentLength``: the
+  /// recorded JSON length from schema 5 on, never below the stored bytes).
   private static func readChecked(
-    _ id: Int64, _ db: Database, limits: InputLimits, countingAgainst threshold: Int?
+    _ id: Int64, _ db: Database, _ marks: MarkColumns, limits: InputLimits,
+    countingAgainst threshold: Int?
   ) throws(SQLiteError) -> Read {
     let limit = limits.maxDocumentBytes
     // One statement: the length, and the document only when it is within the limit.
@@ -252,7 +255,13 @@ extension SnapshotStore {
       ) { row in
         (row.int(), row.blob())
       } ?? (0, nil)
-    guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
+    guard byteCount <= limit else {
+      // Read again only on this rare path: the saves' path reads the stored length alone.
+      let recorded = try db.scalar(
+        "SELECT \(marks.documentLength) FROM snapshot s WHERE s.id = ?", [.integer(id)]
+      ) { $0.int() }
+      return .tooLarge(byteCount: max(byteCount, recorded ?? byteCount))
+    }
     let expanded: Data
     switch StoredDocument.expanded(document ?? Data(), limits: limits) {
     case .document(let bytes): expanded = bytes
