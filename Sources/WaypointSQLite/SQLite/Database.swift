@@ -31,11 +31,17 @@ final class Database {
   }
 
   let path: String
-  private(set) var handle: OpaquePointer?
+  /// The connection, `nil` once closed.
+  ///
+  /// A connection is used by one thread at a time (the store's calls under its lock, a tool's
+  /// thread, the checkpoint thread's own connection), and no access to the properties marked
+  /// `@exclusivity(unchecked)` stays open across a call: the runtime's check of each access cost
+  /// every save a call for nothing.
+  @exclusivity(unchecked) private(set) var handle: OpaquePointer?
   private var statements: [String: Statement] = [:]
   /// The statements of ``statement(literal:)`` with the address of their SQL literal: a few (the
   /// save's insert, `PRAGMA data_version`), found by comparing addresses, without hashing.
-  private var literals: [(key: UInt, statement: Statement)] = []
+  @exclusivity(unchecked) private var literals: [(key: UInt, statement: Statement)] = []
 
   /// What tells ``hasMoved()`` that nothing happened to the file since its last full check; set
   /// at the first check.
@@ -240,7 +246,7 @@ final class Database {
   /// The transaction-control statements (`BEGIN`, `COMMIT`, ...), prepared once each: run on every
   /// save and restore, they are not parsed again by `sqlite3_exec` each time. At each
   /// statement's ``TransactionControl/slot``: found without hashing the key on every save.
-  private var control: [OpaquePointer?] = [nil, nil, nil, nil]
+  @exclusivity(unchecked) private var control: [OpaquePointer?] = [nil, nil, nil, nil]
 
   /// A statement that begins or ends a transaction.
   enum TransactionControl: String {
@@ -338,10 +344,10 @@ final class Database {
 
   /// The main database's `sqlite3_file`, found at the first read of the WAL-index header; `nil`
   /// once closed.
-  fileprivate var mainFile: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) fileprivate var mainFile: UnsafeMutableRawPointer?
 
   /// Whether the journal is in WAL mode, as ``setJournalMode(_:)`` last found it.
-  private(set) var inWALMode = false
+  @exclusivity(unchecked) private(set) var inWALMode = false
 
   /// Sets the journal mode (`PRAGMA journal_mode = <mode>`, `mode` one of SQLite's names) and
   /// returns the mode SQLite answers, lowercased (the mode in force, which may not be `mode`).

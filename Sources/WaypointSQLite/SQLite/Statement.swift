@@ -8,7 +8,8 @@ import Foundation
 
 /// A prepared statement owned by a ``Database``'s cache.
 final class Statement {
-  private var handle: OpaquePointer?
+  /// Unchecked at run time, as its connection's handle is (``Database/handle``).
+  @exclusivity(unchecked) private var handle: OpaquePointer?
   let sql: String
   private unowned let database: Database
 

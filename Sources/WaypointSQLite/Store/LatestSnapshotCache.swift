@@ -70,15 +70,20 @@ final class LatestSnapshotCache {
 
   /// The scenes' entries, in the order they were learned of (the latest last, where a lookup
   /// starts); an entry is `nil` only while ``update(_:_:)`` runs.
-  private var entries: [(key: Key, entry: Entry?)] = []
+  ///
+  /// This class's stored properties are used under the store's lock only, and no access to one of
+  /// them stays open across a call that could reach it again (``update(_:_:)`` moves the entry
+  /// out first): their accesses are not checked at run time (`@exclusivity(unchecked)`), a
+  /// check that cost every save a call into the runtime.
+  @exclusivity(unchecked) private var entries: [(key: Key, entry: Entry?)] = []
   /// The `data_version` the entries are valid for.
-  private var dataVersion: Int64?
+  @exclusivity(unchecked) private var dataVersion: Int64?
   /// The header of the WAL index when the entries were last known to be valid: read before the
   /// `data_version` they were checked against, or right after this connection's own commit when
   /// nobody else committed in between. While the file's header is still this one, nobody has
   /// committed since, and the entries hold without asking `data_version` (a read transaction, two
   /// system calls for its lock).
-  private var walHeader: Database.WALIndexHeader?
+  @exclusivity(unchecked) private var walHeader: Database.WALIndexHeader?
 
   /// Keeps the entries only when nobody else committed since they were recorded.
   ///
@@ -139,18 +144,23 @@ final class LatestSnapshotCache {
     if let place = place(of: scene) { entries.remove(at: place) }
   }
 
-  /// Runs `body` on a scene's entry in place (`nil` when there is none; setting `nil` forgets
-  /// it): the scene is looked for once for the lookup and the update.
+  /// Runs `body` on a scene's entry (`nil` when there is none; setting `nil` forgets it): the
+  /// scene is looked for once for the lookup and the update. The entry is moved out of the list
+  /// while `body` runs and put back after, even when `body` throws, so that no access to the list
+  /// stays open across the call (its accesses are not checked at run time: see `entries`).
   func update<T>(_ scene: Key, _ body: (inout Entry?) throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
+    var entry: Entry?
     guard let place = place(of: scene) else {
-      var entry: Entry?
       defer { if let entry { store(entry, for: scene) } }
       return try body(&entry)
     }
-    defer { if entries[place].entry == nil { entries.remove(at: place) } }
-    return try body(&entries[place].entry)
+    swap(&entry, &entries[place].entry)
+    defer {
+      if entry == nil { entries.remove(at: place) } else { swap(&entry, &entries[place].entry) }
+    }
+    return try body(&entry)
   }
 
   subscript(scene: Key) -> Entry? {

@@ -58,8 +58,9 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The newest schema version this build knows.
   package static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
-  /// The connection; replaced only by `reopenClosed()`, under `lock`.
-  private(set) var database: Database
+  /// The connection; replaced only by `reopenClosed()`, under `lock`. Its accesses (loads, and
+  /// that one store) are not checked at run time (`@exclusivity(unchecked)`): every call reads it.
+  @exclusivity(unchecked) private(set) var database: Database
   private let lock = NSLock()
   private let migrations: [SchemaMigration]
   private let faults: FaultInjector?
