@@ -158,7 +158,13 @@ final class LatestSnapshotCache {
     }
     swap(&entry, &entries[place].entry)
     defer {
-      if entry == nil { entries.remove(at: place) } else { swap(&entry, &entries[place].entry) }
+      // `body` leaves the list alone; were it to change it, `place` could name another scene's
+      // slot: the cache is then emptied rather than trusted (forgetting is always safe).
+      if place < entries.count, entries[place].entry == nil, entries[place].key.matches(scene) {
+        if entry == nil { entries.remove(at: place) } else { swap(&entry, &entries[place].entry) }
+      } else {
+        invalidate()
+      }
     }
     return try body(&entry)
   }
