@@ -46,6 +46,22 @@ struct LatestSnapshotCacheTests {
     #expect(cache[key("C")]?.id == 4)
   }
 
+  @Test("scenes are told apart by their UTF-8 bytes: canonically equal ids are two scenes")
+  func keysByBytes() {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(composed == decomposed)
+    #expect(!key(composed).matches(key(decomposed)))
+    #expect(key(composed).matches(key(String(decoding: Array(composed.utf8), as: UTF8.self))))
+    #expect(!key("scene-1").matches(key("scene-10")))
+    #expect(key("").matches(key("")))
+    let cache = LatestSnapshotCache()
+    cache[key(composed)] = entry(1)
+    cache[key(decomposed)] = entry(2)
+    #expect(cache[key(composed)]?.id == 1)
+    #expect(cache[key(decomposed)]?.id == 2)
+  }
+
   @Test(
     "a body that changes the list empties the cache rather than putting the entry in another scene's place"
   )

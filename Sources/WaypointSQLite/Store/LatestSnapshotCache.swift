@@ -50,15 +50,17 @@ final class LatestSnapshotCache {
 
     /// Whether `other` names the same scene: the same UTF-8 bytes.
     func matches(_ other: Key) -> Bool {
-      guard scene.utf8.count == other.scene.utf8.count else { return false }
-      var left = scene
-      var right = other.scene
-      return left.withUTF8 { a in
-        right.withUTF8 { b in
+      // Compared where both strings keep their bytes (native and small strings do), without
+      // copying either.
+      let inPlace = scene.utf8.withContiguousStorageIfAvailable { a in
+        other.scene.utf8.withContiguousStorageIfAvailable { b in
+          guard a.count == b.count else { return false }
           guard let start = a.baseAddress, let other = b.baseAddress else { return true }
           return memcmp(start, other, a.count) == 0
         }
       }
+      if let inPlace, let inPlace { return inPlace }
+      return scene.utf8.elementsEqual(other.scene.utf8)
     }
   }
 
