@@ -69,18 +69,21 @@ extension SnapshotStore {
     // The id of a latest snapshot this connection saved that this one was found to differ from:
     // `encodesLike` is exact, so their documents differ too and need no comparing (rows never
     // change once written).
-    var differs: Int64?
+    var found: Int64?
     let unchanged = try answerSave { cache -> SaveResult?? in
       guard let latest = cache[key], let saved = latest.saved else { return nil }
       if let expected, latest.id != expected { return .some(nil) }
       guard !latest.quarantined else { return nil }
       guard saved.isEncoded(like: snapshot) else {
-        differs = latest.id
+        found = latest.id
         return nil
       }
       return .some(SaveResult(snapshotID: latest.id, wrote: false))
     }
     if let unchanged { return unchanged }
+    // A constant for the closures below: a variable they captured would be checked for exclusive
+    // access at run time at every read.
+    let differs = found
     let (document, savedAt, jsonLength) = try Self.documentLocatingSavedAt(
       of: snapshot, scene: scene, limits: configuration.limits)
     let retention = configuration.retention
