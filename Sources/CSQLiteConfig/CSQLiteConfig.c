@@ -1,4 +1,5 @@
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -24,17 +25,28 @@ int waypoint_wal_index_header(void *db, unsigned char *header) {
 }
 
 int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header) {
+    const void *region = 0;
+    int code = waypoint_wal_index_region(main_file, &region);
+    if (code != SQLITE_OK) return code;
+    return waypoint_wal_index_header_in_region(region, header);
+}
+
+int waypoint_wal_index_region(void *main_file, const void **region) {
+    *region = 0;
     sqlite3_file *file = (sqlite3_file *)main_file;
     if (file == 0) return SQLITE_NOTFOUND;
     const sqlite3_io_methods *methods = file->pMethods;
-    if (methods == 0 || methods->iVersion < 2 || methods->xShmMap == 0
-        || methods->xShmBarrier == 0) {
-        return SQLITE_NOTFOUND;
-    }
+    if (methods == 0 || methods->iVersion < 2 || methods->xShmMap == 0) return SQLITE_NOTFOUND;
     // Region 0 (32 KiB, the size SQLite maps it with), only when already mapped: never extended.
-    volatile void *region = 0;
-    int code = methods->xShmMap(file, 0, 32768, 0, &region);
+    volatile void *mapped = 0;
+    int code = methods->xShmMap(file, 0, 32768, 0, &mapped);
     if (code != SQLITE_OK) return code;
+    if (mapped == 0) return SQLITE_NOTFOUND;
+    *region = (const void *)mapped;
+    return SQLITE_OK;
+}
+
+int waypoint_wal_index_header_in_region(const void *region, unsigned char *header) {
     if (region == 0) return SQLITE_NOTFOUND;
     // The region is mapped at a page boundary: both copies are aligned for 64-bit reads.
     const volatile uint64_t *copies = (const volatile uint64_t *)region;
@@ -42,9 +54,10 @@ int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header) {
     uint64_t first[words];
     uint64_t second[words];
     // A writer writes the second copy, then the first, with a barrier between: the first read, a
-    // barrier, then the second; equal copies are a whole header.
+    // full fence (what SQLite's own barrier is, less the lock it also takes and leaves), then the
+    // second; equal copies are a whole header.
     for (int index = 0; index < words; index++) first[index] = copies[index];
-    methods->xShmBarrier(file);
+    atomic_thread_fence(memory_order_seq_cst);
     for (int index = 0; index < words; index++) second[index] = copies[words + index];
     if (memcmp(first, second, waypoint_wal_index_header_size) != 0) return SQLITE_BUSY;
     // isInit, the byte at offset 12: zero until a connection has built the index.

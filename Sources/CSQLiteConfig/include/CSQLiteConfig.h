@@ -29,4 +29,16 @@ void *waypoint_main_file(void *db);
 /// answers `SQLITE_NOTFOUND`): the same reads, without looking the file up again.
 int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header);
 
+/// The first region of the WAL index that the connection of `main_file` has mapped (`xShmMap`
+/// without extending it), in `*region`; `SQLITE_NOTFOUND` (and NULL) when it has none mapped yet
+/// or the VFS has no shared memory, or the VFS's error. SQLite keeps the region at that address
+/// until the connection closes or leaves WAL mode, so that a caller may keep it until then and
+/// read the header with ``waypoint_wal_index_header_in_region`` without asking the VFS again.
+int waypoint_wal_index_region(void *main_file, const void **region);
+
+/// ``waypoint_wal_index_header`` from a region ``waypoint_wal_index_region`` gave (NULL answers
+/// `SQLITE_NOTFOUND`): the two copies with a full memory fence between them; no lock, no call into
+/// SQLite.
+int waypoint_wal_index_header_in_region(const void *region, unsigned char *header);
+
 #endif

@@ -151,6 +151,7 @@ final class Database {
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
     mainFile = nil
+    walIndexRegion = nil
     moveWatch?.cancel()
     moveWatch = nil
   }
@@ -322,14 +323,23 @@ final class Database {
     /// Reads the header of `db`'s WAL index; `nil` when it cannot be read whole.
     fileprivate static func read(_ db: Database) -> WALIndexHeader? {
       guard let handle = db.handle else { return nil }
-      // The main file, looked up once for the connection (SQLite keeps it while it is open).
-      if db.mainFile == nil { db.mainFile = waypoint_main_file(UnsafeMutableRawPointer(handle)) }
-      let file = db.mainFile
       var header = WALIndexHeader()
       let code = db.call(.walIndex, sql: nil) {
-        withUnsafeMutableBytes(of: &header.words) { bytes in
-          waypoint_wal_index_header_of_file(
-            file, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
+        // The main file and the index's first region, each looked up once and kept while SQLite
+        // keeps them (the file while the connection is open, the region while it is in WAL mode):
+        // a read then asks SQLite for nothing.
+        if db.walIndexRegion == nil {
+          if db.mainFile == nil {
+            db.mainFile = waypoint_main_file(UnsafeMutableRawPointer(handle))
+          }
+          var region: UnsafeRawPointer?
+          let mapped = waypoint_wal_index_region(db.mainFile, &region)
+          guard mapped == SQLITE_OK else { return mapped }
+          db.walIndexRegion = region
+        }
+        return withUnsafeMutableBytes(of: &header.words) { bytes in
+          waypoint_wal_index_header_in_region(
+            db.walIndexRegion, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
         }
       }
       return code == SQLITE_OK ? header : nil
@@ -346,12 +356,18 @@ final class Database {
   /// once closed.
   @exclusivity(unchecked) fileprivate var mainFile: UnsafeMutableRawPointer?
 
+  /// The WAL index's first region as SQLite mapped it, found at the first read of the header
+  /// that found it mapped; `nil` once closed or after a change of the journal mode (leaving WAL
+  /// mode unmaps it, and coming back maps it anew).
+  @exclusivity(unchecked) fileprivate var walIndexRegion: UnsafeRawPointer?
+
   /// Whether the journal is in WAL mode, as ``setJournalMode(_:)`` last found it.
   @exclusivity(unchecked) private(set) var inWALMode = false
 
   /// Sets the journal mode (`PRAGMA journal_mode = <mode>`, `mode` one of SQLite's names) and
   /// returns the mode SQLite answers, lowercased (the mode in force, which may not be `mode`).
   func setJournalMode(_ mode: String) throws(SQLiteError) -> String? {
+    walIndexRegion = nil
     let answer = try scalar("PRAGMA journal_mode = \(mode)") { $0.text() }??.lowercased()
     inWALMode = answer == "wal"
     return answer
