@@ -78,6 +78,13 @@ final class Statement {
     guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
   }
 
+  /// Binds an integer to the parameter at `index`: ``bind(_:at:)`` for `.integer`, without the
+  /// value's enum.
+  func bind(integer value: Int64, at index: Int32) throws(SQLiteError) {
+    let code = call(.bind) { sqlite3_bind_int64(handle, index, value) }
+    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
+  }
+
   /// Binds one value to the parameter at `index` (the first is 1).
   func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
     let code = call(.bind) {

@@ -194,7 +194,7 @@ extension SnapshotStore {
           try statement.bind(borrowingText: sceneBytes, at: 1)
           try bindMetadata(metadata, to: statement, at: 2)
           try statement.bind(borrowing: bytes, at: 6)
-          try statement.bind(.integer(Int64(jsonLength)), at: 7)
+          try statement.bind(integer: Int64(jsonLength), at: 7)
           _ = try statement.step()
           return nil
         } catch {
@@ -230,9 +230,9 @@ extension SnapshotStore {
   private static func bindMetadata(
     _ metadata: SnapshotMetadata, to statement: Statement, at first: Int32
   ) throws(SQLiteError) {
-    try statement.bind(.integer(StoredTime.seconds(metadata.savedAt)), at: first)
-    try statement.bind(.integer(Int64(SceneSnapshot.currentFormatVersion)), at: first + 1)
-    try statement.bind(.integer(Int64(metadata.routeSchemaVersion)), at: first + 2)
+    try statement.bind(integer: StoredTime.seconds(metadata.savedAt), at: first)
+    try statement.bind(integer: Int64(SceneSnapshot.currentFormatVersion), at: first + 1)
+    try statement.bind(integer: Int64(metadata.routeSchemaVersion), at: first + 2)
     try statement.bind(.text(metadata.appBuild), at: first + 3)
   }
 
