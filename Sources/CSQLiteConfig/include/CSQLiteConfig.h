@@ -14,7 +14,7 @@ int waypoint_sqlite3_db_config_int(void *db, int op, int value, int *result);
 ///
 /// Reads the region the connection has mapped (`xShmMap` without extending it; a connection in WAL
 /// mode that has not read yet maps it as its first read would), the two copies of the header with
-/// SQLite's own memory barrier between them, as SQLite's readers do; it takes no lock and, once
+/// a full memory fence between them, as SQLite's readers read them; it takes no lock and, once
 /// the region is mapped, makes no system call. Call it only for a connection in WAL mode. Returns `SQLITE_OK` when both copies agree and are
 /// initialised; `SQLITE_BUSY` when they differ (a commit is writing them); `SQLITE_NOTFOUND` when
 /// the connection has no WAL index mapped (not in WAL mode, or a VFS without shared memory); or the
