@@ -20,17 +20,6 @@ void *waypoint_main_file(void *db) {
     return file;
 }
 
-int waypoint_wal_index_header(void *db, unsigned char *header) {
-    return waypoint_wal_index_header_of_file(waypoint_main_file(db), header);
-}
-
-int waypoint_wal_index_header_of_file(void *main_file, unsigned char *header) {
-    const void *region = 0;
-    int code = waypoint_wal_index_region(main_file, &region);
-    if (code != SQLITE_OK) return code;
-    return waypoint_wal_index_header_in_region(region, header);
-}
-
 int waypoint_wal_index_region(void *main_file, const void **region) {
     *region = 0;
     sqlite3_file *file = (sqlite3_file *)main_file;

@@ -22,8 +22,9 @@ enum SQLiteCall: Hashable, Sendable {
   case bind
   /// `sqlite3_file_control`.
   case fileControl
-  /// The read of the WAL index's header (`waypoint_wal_index_header`: `xShmMap` and
-  /// `xShmBarrier`). A fault makes it unreadable: the caller then asks `PRAGMA data_version`.
+  /// The read of the WAL index's header (`waypoint_wal_index_region`, `xShmMap` at the first
+  /// read, then `waypoint_wal_index_header_in_region`). A fault makes it unreadable: the caller
+  /// then asks `PRAGMA data_version`.
   case walIndex
   /// `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`), run by a store's
   /// ``BackgroundCheckpointer`` on its own connection.
