@@ -78,6 +78,54 @@ struct SaveRulesTests {
     #expect(!(try other.save(try snapshot([.item(id: 1)], savedAt: date + 4), scene: "A").wrote))
   }
 
+  @Test(
+    "a connection that did not save the latest compares the file's document: equal but for savedAt, or not"
+  )
+  func comparesTheFilesDocument() throws {
+    let path = directory.path()
+    let first = try SnapshotStore(path: path).save(
+      try snapshot([.home, .item(id: 1)], savedAt: date), scene: "A")
+    // A new connection knows nothing: the latest document is read from the file and compared
+    // with the one just encoded.
+    let later = try SnapshotStore(path: path)
+    let same = try later.save(try snapshot([.home, .item(id: 1)], savedAt: date + 60), scene: "A")
+    #expect(!same.wrote && same.snapshotID == first.snapshotID)
+    // The same length, other bytes: written.
+    let other = try SnapshotStore(path: path)
+    let changed = try other.save(
+      try snapshot([.home, .item(id: 2)], savedAt: date + 120), scene: "A")
+    #expect(changed.wrote)
+    #expect(try other.history(scene: "A").map(\.id) == [changed.snapshotID, first.snapshotID])
+  }
+
+  @Test(
+    "a document larger than the memory a store keeps is saved whole, coalesced, and its memory let go"
+  )
+  func largeDocumentInTheKeptBuffer() throws {
+    let store = try SnapshotStore(path: directory.path())
+    func state(payload: Int, _ seconds: Double) -> SceneSnapshot {
+      let record = RouteRecord(
+        tag: "Swift.String", json: "\"" + String(repeating: "x", count: payload) + "\"")
+      return SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: date + seconds),
+        stacks: ["main": Array(repeating: record, count: 20)])
+    }
+    let small = try store.save(state(payload: 10, 0), scene: "A")
+    #expect(store.documentBuffer.count > 0, "a small document's memory is kept")
+    let large = state(payload: 5_000, 1)
+    let saved = try store.save(large, scene: "A")
+    #expect(saved.wrote)
+    #expect(store.documentBuffer.count == 0, "memory over the kept size is let go")
+    #expect(try store.snapshot(id: saved.snapshotID)?.document.data == large.encoded())
+    // Known by the snapshot the connection saved, not by bytes it kept.
+    #expect(!(try store.save(state(payload: 5_000, 2), scene: "A").wrote))
+    // And from the file by another connection.
+    #expect(!(try SnapshotStore(path: store.path).save(state(payload: 5_000, 3), scene: "A").wrote))
+    let after = try store.save(state(payload: 10, 4), scene: "A")
+    #expect(
+      after.wrote && after.snapshotID > saved.snapshotID && saved.snapshotID > small.snapshotID)
+  }
+
   @Test("an unchanged state is told by its bytes: NFC and NFD spellings of a route are two states")
   func unchangedIsByteWise() throws {
     let store = try SnapshotStore(path: directory.path())

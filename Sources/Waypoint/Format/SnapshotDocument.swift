@@ -138,10 +138,39 @@ extension SceneSnapshot {
   package func encodedLocatingSavedAt(storedForm: Bool = false) -> (
     document: Data, savedAt: Range<Int>, jsonCount: Int
   ) {
+    // Room for most documents at once: growing the buffer copies what was written.
+    var writer = JSONWriter(capacity: Self.initialCapacity)
+    let (savedAt, elided) = write(storedForm: storedForm, to: &writer)
+    let document = writer.finish()
+    return (document, savedAt, document.count + elided)
+  }
+
+  /// ``encodedLocatingSavedAt(storedForm:)`` into `buffer`'s memory, kept from one encoding to
+  /// the next (a store's saves): the document is `buffer`'s bytes until its next use, and no
+  /// memory is allocated while the buffer is large enough.
+  ///
+  /// - Returns: where the save time lies in the document, and its length as JSON.
+  package func encodeLocatingSavedAt(storedForm: Bool = false, into buffer: DocumentBuffer) -> (
+    savedAt: Range<Int>, jsonCount: Int
+  ) {
+    var writer = JSONWriter(taking: buffer, capacity: Self.initialCapacity)
+    let (savedAt, elided) = write(storedForm: storedForm, to: &writer)
+    let count = writer.count
+    writer.finish(into: buffer)
+    return (savedAt, count + elided)
+  }
+
+  /// The memory an encoding starts with: room for most documents at once.
+  private static var initialCapacity: Int { 4096 }
+
+  /// Writes the document (``encodedLocatingSavedAt(storedForm:)``) with `writer`.
+  ///
+  /// - Returns: where the save time lies, and the bytes of the tags left out (`storedForm`).
+  private func write(storedForm: Bool, to writer: inout JSONWriter) -> (
+    savedAt: Range<Int>, elided: Int
+  ) {
     // Written straight in the format's key order (keys sorted), not in slot order: a walk over the
     // slots would have to hold the other members back until the stacks, which sort last, are done.
-    // Room for most documents at once: growing the buffer copies what was written.
-    var writer = JSONWriter(capacity: 4096)
     // The bytes of the tags left out, with their members' `,"tag":`.
     var elided = 0
     // Members in sorted key order, as the format specifies.
@@ -218,8 +247,7 @@ extension SceneSnapshot {
     }
     writer.endObject()
     writer.endObject()
-    let document = writer.finish()
-    return (document, savedAt, document.count + elided)
+    return (savedAt, elided)
   }
 
   /// Whether `name` comes before `other` in JSONEncoder's `.sortedKeys` order (outside Apple's

@@ -16,7 +16,9 @@ final class LatestSnapshotCache {
   struct Entry {
     /// Its id.
     var id: Int64
-    /// Its document; `nil` when it was not read (its length differs from the one saved then).
+    /// Its document, when it was read from the file; `nil` when it was not (its length differs
+    /// from the one saved then) and for a snapshot this connection saved, which ``saved`` stands
+    /// for.
     var document: Data?
     /// Whether it is quarantined: a save never coalesces with a quarantined snapshot.
     var quarantined: Bool
@@ -198,40 +200,40 @@ final class LatestSnapshotCache {
     entries.append((scene, entry))
   }
 
-  /// Whether `document` equals `stored` but for its save time: same length, same bytes outside
-  /// `savedAt` (where ``/Waypoint/SceneSnapshot/encodedLocatingSavedAt(storedForm:)`` found the date), and a
-  /// date of the same form inside it in `stored`.
-  static func equalButForSaveTime(_ document: Data, _ stored: Data, savedAt: Range<Int>) -> Bool {
-    guard document.count == stored.count, savedAt.lowerBound >= 0,
-      savedAt.upperBound <= document.count, savedAt.count == 20
+  /// Whether the document `new` equals `stored` but for its save time: same length, same bytes
+  /// outside `savedAt` (where ``/Waypoint/SceneSnapshot/encodeLocatingSavedAt(storedForm:into:)``
+  /// found the date), and a date of the same form inside it in `stored`.
+  static func equalButForSaveTime(
+    _ new: UnsafeRawBufferPointer, _ stored: Data, savedAt: Range<Int>
+  ) -> Bool {
+    guard new.count == stored.count, savedAt.lowerBound >= 0,
+      savedAt.upperBound <= new.count, savedAt.count == 20
     else { return false }
-    return document.withUnsafeBytes { new in
-      stored.withUnsafeBytes { old in
-        guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return false }
-        let start = savedAt.lowerBound
-        let end = savedAt.upperBound
-        guard memcmp(newBase, oldBase, start) == 0,
-          memcmp(newBase + end, oldBase + end, new.count - end) == 0
-        else { return false }
-        // YYYY-MM-DDTHH:MM:SSZ
-        for offset in 0..<20 {
-          let byte = old[start + offset]
-          let expected: UInt8? =
-            switch offset {
-            case 4, 7: 0x2D
-            case 10: 0x54
-            case 13, 16: 0x3A
-            case 19: 0x5A
-            default: nil
-            }
-          if let expected {
-            guard byte == expected else { return false }
-          } else {
-            guard byte >= 0x30 && byte <= 0x39 else { return false }
+    return stored.withUnsafeBytes { old in
+      guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return false }
+      let start = savedAt.lowerBound
+      let end = savedAt.upperBound
+      guard memcmp(newBase, oldBase, start) == 0,
+        memcmp(newBase + end, oldBase + end, new.count - end) == 0
+      else { return false }
+      // YYYY-MM-DDTHH:MM:SSZ
+      for offset in 0..<20 {
+        let byte = old[start + offset]
+        let expected: UInt8? =
+          switch offset {
+          case 4, 7: 0x2D
+          case 10: 0x54
+          case 13, 16: 0x3A
+          case 19: 0x5A
+          default: nil
           }
+        if let expected {
+          guard byte == expected else { return false }
+        } else {
+          guard byte >= 0x30 && byte <= 0x39 else { return false }
         }
-        return true
       }
+      return true
     }
   }
 }

@@ -95,8 +95,12 @@ package struct SnapshotImporter {
         id = try bulk.insert(document, jsonLength: jsonLength, metadata: metadata, scene: scene)
       } else {
         // The save's own insert: prepared once, found by its literal's address.
-        id = try SnapshotStore.insert(
-          document, jsonLength: jsonLength, metadata: metadata, scene: scene, database)
+        id = try document.withUnsafeBytes { bytes in
+          Result { () throws(SQLiteError) in
+            try SnapshotStore.insert(
+              bytes, jsonLength: jsonLength, metadata: metadata, scene: scene, database)
+          }
+        }.get()
       }
       if let quarantine {
         try database.run(

@@ -56,86 +56,130 @@ extension SnapshotStore {
     try save(snapshot, scene: scene, expecting: expected, trimsHistory: trimsHistory)
   }
 
-  /// The one save: encodes once, answers from the connection's cache of the scene's latest
-  /// snapshot when it can (an unchanged state: no transaction at all), otherwise inserts in a
+  /// The one save, in one hold of the store's lock: answers from the connection's cache of the
+  /// scene's latest snapshot when it can (an unchanged state: nothing encoded, no transaction),
+  /// otherwise encodes the snapshot once, into the store's ``documentBuffer``, inserts it in a
   /// write transaction and trims the history by the rule of
   /// ``StoreConfiguration/retentionSlack``.
   private func save(
     _ snapshot: SceneSnapshot, scene: String, expecting expected: Int64?, trimsHistory: Bool
   ) throws(StoreError) -> SaveResult? {
     let key = LatestSnapshotCache.Key(scene)
-    // The same state as the latest snapshot this connection saved: answered without encoding
-    // (that snapshot passed the checks, and this one encodes to the same bytes).
-    // The id of a latest snapshot this connection saved that this one was found to differ from:
-    // `encodesLike` is exact, so their documents differ too and need no comparing (rows never
-    // change once written).
-    var found: Int64?
-    let unchanged = try answerSave { cache -> SaveResult?? in
-      guard let latest = cache[key], let saved = latest.saved else { return nil }
-      if let expected, latest.id != expected { return .some(nil) }
-      guard !latest.quarantined else { return nil }
-      guard saved.isEncoded(like: snapshot) else {
-        found = latest.id
-        return nil
-      }
-      return .some(SaveResult(snapshotID: latest.id, wrote: false))
-    }
-    if let unchanged { return unchanged }
-    // A constant for the closures below: a variable they captured would be checked for exclusive
-    // access at run time at every read.
-    let differs = found
-    let (document, savedAt, jsonLength) = try Self.documentLocatingSavedAt(
-      of: snapshot, scene: scene, limits: configuration.limits)
+    let limits = configuration.limits
     let retention = configuration.retention
     let slack = configuration.retentionSlack
-    /// The answer when `latest` decides the save without writing.
-    func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
-      if let expected, latest?.id != expected { return .some(nil) }
-      guard let latest, !latest.quarantined, let stored = latest.document,
-        latest.saved == nil || latest.id != differs,
-        LatestSnapshotCache.equalButForSaveTime(document, stored, savedAt: savedAt)
-      else { return nil }
-      return .some(SaveResult(snapshotID: latest.id, wrote: false))
-    }
-    return try save(
-      lookUp: { cache in
-        guard let known = cache[key], let decided = answer(known) else { return .write }
-        return .answered(decided)
-      },
-      { db, cache throws(SQLiteError) -> SaveResult? in
-        // The scene's entry, updated where the cache holds it.
-        try cache.update(key) { latest throws(SQLiteError) -> SaveResult? in
-          if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
-          if let decided = answer(latest) { return decided }
-          let id = try Self.insert(
-            document, jsonLength: jsonLength, metadata: snapshot.metadata, scene: scene, db)
-          var count = (latest?.count ?? 0) + 1
-          // Trimmed only past the slack, then back to the retention: a DELETE on every save
-          // rewrote an old page, the index and the freelist each time.
-          if trimsHistory && count - retention > slack {
-            count -= try Self.trim(scene, to: retention, db)
-          }
-          latest = LatestSnapshotCache.Entry(
-            id: id, document: document, quarantined: false, count: count,
-            saved: LatestSnapshotCache.Saved(snapshot))
-          return SaveResult(snapshotID: id, wrote: true)
+    let buffer = documentBuffer
+    return try locked { () throws(StoreError) -> SaveResult? in
+      // The same state as the latest snapshot this connection saved: answered without encoding
+      // (that snapshot passed the checks, and this one encodes to the same bytes).
+      // The id of a latest snapshot this connection saved that this one was found to differ from:
+      // `encodesLike` is exact, so their documents differ too and need no comparing (rows never
+      // change once written).
+      var found: Int64?
+      let unchanged = try answerSaveLocked { cache -> SaveResult?? in
+        guard let latest = cache[key], let saved = latest.saved else { return nil }
+        if let expected, latest.id != expected { return .some(nil) }
+        guard !latest.quarantined else { return nil }
+        guard saved.isEncoded(like: snapshot) else {
+          found = latest.id
+          return nil
         }
-      })
+        return .some(SaveResult(snapshotID: latest.id, wrote: false))
+      }
+      if let unchanged { return unchanged }
+      // A constant for the closures below: a variable they captured would be checked for
+      // exclusive access at run time at every read.
+      let differs = found
+      let (savedAt, jsonLength) = try Self.encode(
+        snapshot, scene: scene, limits: limits, into: buffer)
+      // A document once large keeps nothing large alive.
+      defer { buffer.release(above: Self.documentBufferKept) }
+      return try buffer.withBytes { document throws(StoreError) -> SaveResult? in
+        /// The answer when `latest` decides the save without writing.
+        func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
+          if let expected, latest?.id != expected { return .some(nil) }
+          guard let latest, !latest.quarantined else { return nil }
+          if let saved = latest.saved {
+            // A snapshot this connection saved: compared as the unchanged-state answer compares,
+            // unless it was already found to differ.
+            guard latest.id != differs, saved.isEncoded(like: snapshot) else { return nil }
+          } else {
+            guard let stored = latest.document,
+              LatestSnapshotCache.equalButForSaveTime(document, stored, savedAt: savedAt)
+            else { return nil }
+          }
+          return .some(SaveResult(snapshotID: latest.id, wrote: false))
+        }
+        return try saveLocked(
+          lookUp: { cache in
+            guard let known = cache[key], let decided = answer(known) else { return .write }
+            return .answered(decided)
+          },
+          { db, cache throws(SQLiteError) -> SaveResult? in
+            // The scene's entry, updated where the cache holds it.
+            try cache.update(key) { latest throws(SQLiteError) -> SaveResult? in
+              if latest == nil { latest = try Self.latest(of: scene, db, length: document.count) }
+              if let decided = answer(latest) { return decided }
+              let id = try Self.insert(
+                document, jsonLength: jsonLength, metadata: snapshot.metadata, scene: scene, db)
+              var count = (latest?.count ?? 0) + 1
+              // Trimmed only past the slack, then back to the retention: a DELETE on every save
+              // rewrote an old page, the index and the freelist each time.
+              if trimsHistory && count - retention > slack {
+                count -= try Self.trim(scene, to: retention, db)
+              }
+              // The document is not kept: the snapshot stands for it (`encodesLike`), and the
+              // buffer holding it is the next save's.
+              latest = LatestSnapshotCache.Entry(
+                id: id, document: nil, quarantined: false, count: count,
+                saved: LatestSnapshotCache.Saved(snapshot))
+              return SaveResult(snapshotID: id, wrote: true)
+            }
+          })
+      }
+    }
   }
 
-  /// The document a save writes, in its stored form (``/Waypoint/StoredDocument``), with where
-  /// its save time lies and its length as JSON, after the checks that need no file: the scene id,
-  /// the snapshot's own check, the size limit (the document's JSON, tags included). Saves and
-  /// imports both go through it.
-  static func documentLocatingSavedAt(
-    of snapshot: SceneSnapshot, scene: String, limits: InputLimits
-  ) throws(StoreError) -> (document: Data, savedAt: Range<Int>, jsonLength: Int) {
+  /// The most memory ``documentBuffer`` keeps after a save: documents are a few KiB; one larger
+  /// is encoded into memory freed after its save.
+  static let documentBufferKept = 64 * 1024
+
+  /// The checks of a snapshot to be written that need no file: the scene id, the snapshot's own
+  /// check. Saves and imports both go through them.
+  private static func check(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) {
     if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
     do {
       try snapshot.check()
     } catch {
       throw .invalidSnapshot(error)
     }
+  }
+
+  /// Encodes the document a save writes, in its stored form (``/Waypoint/StoredDocument``), into
+  /// `buffer`, after ``check(_:scene:)``; the document's JSON (tags included) must fit the size
+  /// limit.
+  ///
+  /// - Returns: where the document's save time lies, and its length as JSON.
+  private static func encode(
+    _ snapshot: SceneSnapshot, scene: String, limits: InputLimits, into buffer: DocumentBuffer
+  ) throws(StoreError) -> (savedAt: Range<Int>, jsonLength: Int) {
+    try check(snapshot, scene: scene)
+    let encoded = snapshot.encodeLocatingSavedAt(storedForm: true, into: buffer)
+    let limit = limits.maxDocumentBytes
+    guard encoded.jsonCount <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: encoded.jsonCount, limit: limit))
+    }
+    return (encoded.savedAt, encoded.jsonCount)
+  }
+
+  /// The document a save writes, in its stored form (``/Waypoint/StoredDocument``), with where
+  /// its save time lies and its length as JSON, after the checks that need no file: the scene id,
+  /// the snapshot's own check, the size limit (the document's JSON, tags included). Imports go
+  /// through it.
+  static func documentLocatingSavedAt(
+    of snapshot: SceneSnapshot, scene: String, limits: InputLimits
+  ) throws(StoreError) -> (document: Data, savedAt: Range<Int>, jsonLength: Int) {
+    try check(snapshot, scene: scene)
     let encoded = snapshot.encodedLocatingSavedAt(storedForm: true)
     let limit = limits.maxDocumentBytes
     guard encoded.jsonCount <= limit else {
@@ -174,7 +218,8 @@ extension SnapshotStore {
   /// Inserts the row of a snapshot whose document (in its stored form, `jsonLength` bytes as
   /// JSON) and metadata are given, and returns its id. Saves and imports both insert through it.
   static func insert(
-    _ document: Data, jsonLength: Int, metadata: SnapshotMetadata, scene: String, _ db: Database
+    _ document: UnsafeRawBufferPointer, jsonLength: Int, metadata: SnapshotMetadata,
+    scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
     // Found by its literal and bound value by value: no text hashed, no array of values made.
     let statement = try db.statement(
@@ -187,19 +232,17 @@ extension SnapshotStore {
     // statement reset (which clears the bindings) before the closures that lend their bytes
     // return.
     var scene = scene
-    let stepped = scene.withUTF8 { sceneBytes in
-      document.withUnsafeBytes { bytes -> SQLiteError? in
-        defer { statement.reset() }
-        do throws(SQLiteError) {
-          try statement.bind(borrowingText: sceneBytes, at: 1)
-          try bindMetadata(metadata, to: statement, at: 2)
-          try statement.bind(borrowing: bytes, at: 6)
-          try statement.bind(integer: Int64(jsonLength), at: 7)
-          _ = try statement.step()
-          return nil
-        } catch {
-          return error
-        }
+    let stepped = scene.withUTF8 { sceneBytes -> SQLiteError? in
+      defer { statement.reset() }
+      do throws(SQLiteError) {
+        try statement.bind(borrowingText: sceneBytes, at: 1)
+        try bindMetadata(metadata, to: statement, at: 2)
+        try statement.bind(borrowing: document, at: 6)
+        try statement.bind(integer: Int64(jsonLength), at: 7)
+        _ = try statement.step()
+        return nil
+      } catch {
+        return error
       }
     }
     if let stepped { throw stepped }

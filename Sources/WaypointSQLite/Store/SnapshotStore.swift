@@ -69,6 +69,9 @@ public final class SnapshotStore: @unchecked Sendable {
   private var walFile: StoreFile.Identity?
   /// Each scene's latest snapshot as this connection knows it (saves); used under `lock`.
   private let latestSnapshots = LatestSnapshotCache()
+  /// The memory every save encodes its document into, kept from one save to the next; used with
+  /// the lock held (``locked(_:)``).
+  let documentBuffer = DocumentBuffer()
 
   /// Opens (creating if needed) the store at `path`.
   ///
@@ -493,17 +496,22 @@ public final class SnapshotStore: @unchecked Sendable {
     case write
   }
 
-  /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
-  /// encoded: `lookUp` first, and when it answers, again after the cache was checked against the
-  /// file (``LatestSnapshotCache/check(_:underWriteLock:)``: the WAL index's header, else `PRAGMA data_version`).
-  /// `nil` when it does not answer (the save goes on).
-  func answerSave<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
-    // A save the cache cannot answer goes on, to the checks that come before any error.
-    guard access == .readWrite else { return nil }
-    // One hold of the lock for the whole answer: the lookup, the file-replaced check, the cache's
-    // check against the file.
+  /// Runs `body` holding the store's lock, which ``answerSaveLocked(_:)``,
+  /// ``saveLocked(lookUp:_:)`` and ``documentBuffer`` need: a save runs every step in one hold.
+  func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock.lock()
     defer { lock.unlock() }
+    return try body()
+  }
+
+  /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
+  /// encoded: `lookUp` first, and when it answers, again after the file-replaced check and the
+  /// cache's check against the file (``LatestSnapshotCache/check(_:underWriteLock:)``: the WAL
+  /// index's header, else `PRAGMA data_version`). `nil` when it does not answer (the save goes
+  /// on). Call with the lock held (``locked(_:)``).
+  func answerSaveLocked<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
+    // A save the cache cannot answer goes on, to the checks that come before any error.
+    guard access == .readWrite else { return nil }
     guard let answer = lookUp(latestSnapshots) else { return nil }
     try reopenIfMovedLocked()
     return try withLockedDatabase { db throws(SQLiteError) in
@@ -521,12 +529,13 @@ public final class SnapshotStore: @unchecked Sendable {
   /// under the lock. After the commit, the cache records the WAL index's header when nobody else
   /// committed meanwhile (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), so that
   /// the next unchanged save asks nothing of SQLite. The cache is emptied when the transaction
-  /// fails, so that nothing `body` recorded in it outlives a rollback.
-  func save<T>(
+  /// fails, so that nothing `body` recorded in it outlives a rollback. Call with the lock held
+  /// (``locked(_:)``).
+  func saveLocked<T>(
     lookUp: (LatestSnapshotCache) -> SaveStep<T>,
     _ body: (Database, LatestSnapshotCache) throws(SQLiteError) -> T
   ) throws(StoreError) -> T {
-    try withWritableDatabase { db throws(SQLiteError) in
+    try withWritableLockedDatabase { db throws(SQLiteError) in
       let cache = latestSnapshots
       do throws(SQLiteError) {
         // The cache is checked against the file only when it would answer: a save that writes
@@ -559,6 +568,16 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     lock.lock()
     defer { lock.unlock() }
+    return try withWritableLockedDatabase(body)
+  }
+
+  /// ``withWritableDatabase(_:)`` for a caller that holds `lock` already.
+  private func withWritableLockedDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
+    throws(StoreError) -> T
+  {
+    guard access == .readWrite else {
+      throw .readOnly(path: path, detail: "the store was opened read-only")
+    }
     try reopenIfMovedLocked()
     return try withLockedDatabase(body)
   }
