@@ -126,6 +126,21 @@ struct SaveRulesTests {
       after.wrote && after.snapshotID > saved.snapshotID && saved.snapshotID > small.snapshotID)
   }
 
+  @Test("the app's build is stored as the snapshot gives it: none, empty, with a NUL, non-ASCII")
+  func appBuildStoredAsGiven() throws {
+    let store = try SnapshotStore(path: directory.path())
+    let builds: [String?] = [
+      nil, "", "1.0\0hidden", "3.1 (512) é", String(repeating: "b", count: 300),
+    ]
+    for (index, build) in builds.enumerated() {
+      let state = SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: build, savedAt: date),
+        stacks: ["main": [RouteRecord(tag: "Swift.String", json: "\"\(index)\"")]])
+      #expect(try store.save(state, scene: "S\(index)").wrote)
+      #expect(try store.history(scene: "S\(index)").first?.appBuild == build, "build \(index)")
+    }
+  }
+
   @Test("an unchanged state is told by its bytes: NFC and NFD spellings of a route are two states")
   func unchangedIsByteWise() throws {
     let store = try SnapshotStore(path: directory.path())

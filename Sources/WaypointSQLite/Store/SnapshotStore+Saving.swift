@@ -228,21 +228,31 @@ extension SnapshotStore {
           scene_id, saved_at, format, route_schema_version, app_build, document, document_length)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """)
-    // The scene id and the document are bound where they are, not copied by SQLite, and the
-    // statement reset (which clears the bindings) before the closures that lend their bytes
-    // return.
+    // The scene id, the app's build and the document are bound where they are, not copied by
+    // SQLite, and the statement reset (which clears the bindings) before the closures that lend
+    // their bytes return.
     var scene = scene
-    let stepped = scene.withUTF8 { sceneBytes -> SQLiteError? in
-      defer { statement.reset() }
-      do throws(SQLiteError) {
-        try statement.bind(borrowingText: sceneBytes, at: 1)
-        try bindMetadata(metadata, to: statement, at: 2)
-        try statement.bind(borrowing: document, at: 6)
-        try statement.bind(integer: Int64(jsonLength), at: 7)
-        _ = try statement.step()
-        return nil
-      } catch {
-        return error
+    var build = metadata.appBuild ?? ""
+    let stepped = scene.withUTF8 { sceneBytes in
+      build.withUTF8 { buildBytes -> SQLiteError? in
+        defer { statement.reset() }
+        do throws(SQLiteError) {
+          try statement.bind(borrowingText: sceneBytes, at: 1)
+          try statement.bind(integer: StoredTime.seconds(metadata.savedAt), at: 2)
+          try statement.bind(integer: Int64(SceneSnapshot.currentFormatVersion), at: 3)
+          try statement.bind(integer: Int64(metadata.routeSchemaVersion), at: 4)
+          if metadata.appBuild == nil {
+            try statement.bind(.null, at: 5)
+          } else {
+            try statement.bind(borrowingText: buildBytes, at: 5)
+          }
+          try statement.bind(borrowing: document, at: 6)
+          try statement.bind(integer: Int64(jsonLength), at: 7)
+          _ = try statement.step()
+          return nil
+        } catch {
+          return error
+        }
       }
     }
     if let stepped { throw stepped }
