@@ -76,8 +76,13 @@ extension SnapshotStore {
       // `encodesLike` is exact, so their documents differ too and need no comparing (rows never
       // change once written).
       var found: Int64?
+      // Whether the cache holds the scene: it holds only scenes whose id passed the check (each
+      // entry was made by a save), and the same bytes pass it again.
+      var known = false
       let unchanged = try answerSaveLocked { cache -> SaveResult?? in
-        guard let latest = cache[key], let saved = latest.saved else { return nil }
+        guard let latest = cache[key] else { return nil }
+        known = true
+        guard let saved = latest.saved else { return nil }
         if let expected, latest.id != expected { return .some(nil) }
         guard !latest.quarantined else { return nil }
         guard saved.isEncoded(like: snapshot) else {
@@ -91,7 +96,7 @@ extension SnapshotStore {
       // exclusive access at run time at every read.
       let differs = found
       let (savedAt, jsonLength) = try Self.encode(
-        snapshot, scene: scene, limits: limits, into: buffer)
+        snapshot, scene: scene, sceneChecked: known, limits: limits, into: buffer)
       // A document once large keeps nothing large alive.
       defer { buffer.release(above: Self.documentBufferKept) }
       return try buffer.withBytes { document throws(StoreError) -> SaveResult? in
@@ -112,7 +117,10 @@ extension SnapshotStore {
         }
         return try saveLocked(
           lookUp: { cache in
-            guard let known = cache[key], let decided = answer(known) else { return .write }
+            // Already found to differ from the scene's latest snapshot: nothing to look up.
+            guard differs == nil, let latest = cache[key], let decided = answer(latest) else {
+              return .write
+            }
             return .answered(decided)
           },
           { db, cache throws(SQLiteError) -> SaveResult? in
@@ -144,10 +152,15 @@ extension SnapshotStore {
   /// is encoded into memory freed after its save.
   static let documentBufferKept = 64 * 1024
 
-  /// The checks of a snapshot to be written that need no file: the scene id, the snapshot's own
-  /// check. Saves and imports both go through them.
-  private static func check(_ snapshot: SceneSnapshot, scene: String) throws(StoreError) {
-    if let reason = SceneID.problem(with: scene) { throw .invalidSceneID(scene, reason: reason) }
+  /// The checks of a snapshot to be written that need no file: the scene id (unless
+  /// `sceneChecked`: an id that passed already), the snapshot's own check. Saves and imports both
+  /// go through them.
+  private static func check(_ snapshot: SceneSnapshot, scene: String, sceneChecked: Bool = false)
+    throws(StoreError)
+  {
+    if !sceneChecked, let reason = SceneID.problem(with: scene) {
+      throw .invalidSceneID(scene, reason: reason)
+    }
     do {
       try snapshot.check()
     } catch {
@@ -156,14 +169,15 @@ extension SnapshotStore {
   }
 
   /// Encodes the document a save writes, in its stored form (``/Waypoint/StoredDocument``), into
-  /// `buffer`, after ``check(_:scene:)``; the document's JSON (tags included) must fit the size
+  /// `buffer`, after ``check(_:scene:sceneChecked:)``; the document's JSON (tags included) must fit the size
   /// limit.
   ///
   /// - Returns: where the document's save time lies, and its length as JSON.
   private static func encode(
-    _ snapshot: SceneSnapshot, scene: String, limits: InputLimits, into buffer: DocumentBuffer
+    _ snapshot: SceneSnapshot, scene: String, sceneChecked: Bool, limits: InputLimits,
+    into buffer: DocumentBuffer
   ) throws(StoreError) -> (savedAt: Range<Int>, jsonLength: Int) {
-    try check(snapshot, scene: scene)
+    try check(snapshot, scene: scene, sceneChecked: sceneChecked)
     let encoded = snapshot.encodeLocatingSavedAt(storedForm: true, into: buffer)
     let limit = limits.maxDocumentBytes
     guard encoded.jsonCount <= limit else {
