@@ -121,6 +121,12 @@ struct SaveRulesTests {
     #expect(!(try store.save(state(payload: 5_000, 2), scene: "A").wrote))
     // And from the file by another connection.
     #expect(!(try SnapshotStore(path: store.path).save(state(payload: 5_000, 3), scene: "A").wrote))
+    // A document over the size limit is refused, and the memory it was encoded into let go.
+    let limited = try SnapshotStore(
+      path: directory.path("limited.sqlite"),
+      configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: 200_000)))
+    #expect(throws: StoreError.self) { try limited.save(state(payload: 50_000, 5), scene: "A") }
+    #expect(limited.documentBuffer.count == 0)
     let after = try store.save(state(payload: 10, 4), scene: "A")
     #expect(
       after.wrote && after.snapshotID > saved.snapshotID && saved.snapshotID > small.snapshotID)

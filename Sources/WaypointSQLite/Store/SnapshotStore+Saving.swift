@@ -95,10 +95,11 @@ extension SnapshotStore {
       // A constant for the closures below: a variable they captured would be checked for
       // exclusive access at run time at every read.
       let differs = found
+      // A document once large keeps nothing large alive, whether it was saved or refused (over
+      // the size limit, it was encoded whole first).
+      defer { buffer.release(above: Self.documentBufferKept) }
       let (savedAt, jsonLength) = try Self.encode(
         snapshot, scene: scene, sceneChecked: known, limits: limits, into: buffer)
-      // A document once large keeps nothing large alive.
-      defer { buffer.release(above: Self.documentBufferKept) }
       return try buffer.withBytes { document throws(StoreError) -> SaveResult? in
         /// The answer when `latest` decides the save without writing.
         func answer(_ latest: LatestSnapshotCache.Entry?) -> SaveResult?? {
