@@ -23,8 +23,8 @@ package final class DocumentBuffer {
     try body(UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : count))
   }
 
-  /// Frees the memory when it holds more than `limit` bytes: a document that was once large keeps
-  /// nothing large alive.
+  /// Frees the memory when there is more than `limit` bytes of it (however much of it the last
+  /// document used): a document that was once large keeps nothing large alive.
   package func release(above limit: Int) {
     guard capacity > limit, let base else { return }
     base.deallocate()

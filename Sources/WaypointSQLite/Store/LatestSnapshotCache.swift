@@ -24,10 +24,11 @@ final class LatestSnapshotCache {
     var quarantined: Bool
     /// How many snapshots the scene holds, quarantined ones included (the trimming rule).
     var count: Int
-    /// The snapshot this connection saved as that document, when it did: an unchanged state is
-    /// recognised by ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it. Boxed: an
-    /// entry is copied on every lookup, and a snapshot copied retains and releases each of its
-    /// strings and collections.
+    /// The snapshot this connection saved, when it did (it stands for its document, which the
+    /// entry does not keep): an unchanged state is recognised by
+    /// ``/Waypoint/SceneSnapshot/encodesLike(_:)`` without encoding it. Boxed: an entry is copied
+    /// on every lookup, and a snapshot copied retains and releases each of its strings and
+    /// collections.
     var saved: Saved?
   }
 

@@ -149,8 +149,9 @@ extension SnapshotStore {
     }
   }
 
-  /// The most memory ``documentBuffer`` keeps after a save: documents are a few KiB; one larger
-  /// is encoded into memory freed after its save.
+  /// The most memory ``documentBuffer`` keeps after a save: documents are a few KiB; one that
+  /// needed more (the writer grows its memory by doubling, and reserves room for the worst case
+  /// of a string's escapes) is encoded into memory freed after its save.
   static let documentBufferKept = 64 * 1024
 
   /// The checks of a snapshot to be written that need no file: the scene id (unless
