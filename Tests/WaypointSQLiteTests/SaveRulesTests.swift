@@ -132,6 +132,55 @@ struct SaveRulesTests {
       after.wrote && after.snapshotID > saved.snapshotID && saved.snapshotID > small.snapshotID)
   }
 
+  @Test(
+    "threads saving through one store at once each store their own document: the kept buffer is never shared"
+  )
+  func concurrentSavesThroughOneStore() throws {
+    let store = try SnapshotStore(
+      path: directory.path(),
+      configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: 150_000)))
+    let date = date
+    /// Thread `thread`'s `index`th state: small, larger than the buffer kept (100 KB), or over
+    /// the limit (200 KB, refused).
+    @Sendable func state(_ thread: Int, _ index: Int) -> SceneSnapshot {
+      let payload = index % 10 == 3 ? 5_000 : index % 10 == 7 ? 10_000 : 20 + index % 50
+      let record = RouteRecord(
+        tag: "Swift.String",
+        json: "\"" + String(repeating: Character(String(thread)), count: payload) + "\(index)\"")
+      return SceneSnapshot(
+        metadata: SnapshotMetadata(
+          routeSchemaVersion: 1, appBuild: "build \(thread)", savedAt: date + Double(index)),
+        stacks: ["main": Array(repeating: record, count: 20)])
+    }
+    final class Failures: @unchecked Sendable {
+      let lock = NSLock()
+      var messages: [String] = []
+      func add(_ message: String) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+      }
+    }
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<120 {
+        let snapshot = state(thread, index)
+        do {
+          let saved = try store.save(snapshot, scene: "scene \(thread)")
+          let stored = try store.snapshot(id: saved.snapshotID)?.document.data
+          if stored != snapshot.encoded() { failures.add("thread \(thread), save \(index)") }
+        } catch {
+          // Only the states over the limit are refused.
+          if index % 10 != 7 { failures.add("thread \(thread), save \(index): \(error)") }
+        }
+      }
+    }
+    #expect(failures.messages.isEmpty, "\(failures.messages.prefix(5))")
+    for thread in 0..<4 {
+      #expect(try store.history(scene: "scene \(thread)").first?.appBuild == "build \(thread)")
+    }
+  }
+
   @Test("the app's build is stored as the snapshot gives it: none, empty, with a NUL, non-ASCII")
   func appBuildStoredAsGiven() throws {
     let store = try SnapshotStore(path: directory.path())
