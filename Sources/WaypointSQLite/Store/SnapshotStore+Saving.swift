@@ -170,9 +170,18 @@ extension SnapshotStore {
     }
   }
 
+  /// Refuses a document whose JSON (tags included) is `jsonLength` bytes when that is over
+  /// `limits.maxDocumentBytes`.
+  private static func checkSize(_ jsonLength: Int, limits: InputLimits) throws(StoreError) {
+    let limit = limits.maxDocumentBytes
+    guard jsonLength <= limit else {
+      throw .invalidSnapshot(.tooLarge(byteCount: jsonLength, limit: limit))
+    }
+  }
+
   /// Encodes the document a save writes, in its stored form (``/Waypoint/StoredDocument``), into
-  /// `buffer`, after ``check(_:scene:sceneChecked:)``; the document's JSON (tags included) must fit the size
-  /// limit.
+  /// `buffer`, after ``check(_:scene:sceneChecked:)``, and refuses it over the size limit
+  /// (``checkSize(_:limits:)``).
   ///
   /// - Returns: where the document's save time lies, and its length as JSON.
   private static func encode(
@@ -181,10 +190,7 @@ extension SnapshotStore {
   ) throws(StoreError) -> (savedAt: Range<Int>, jsonLength: Int) {
     try check(snapshot, scene: scene, sceneChecked: sceneChecked)
     let encoded = snapshot.encodeLocatingSavedAt(storedForm: true, into: buffer)
-    let limit = limits.maxDocumentBytes
-    guard encoded.jsonCount <= limit else {
-      throw .invalidSnapshot(.tooLarge(byteCount: encoded.jsonCount, limit: limit))
-    }
+    try checkSize(encoded.jsonCount, limits: limits)
     return (encoded.savedAt, encoded.jsonCount)
   }
 
@@ -197,10 +203,7 @@ extension SnapshotStore {
   ) throws(StoreError) -> (document: Data, savedAt: Range<Int>, jsonLength: Int) {
     try check(snapshot, scene: scene)
     let encoded = snapshot.encodedLocatingSavedAt(storedForm: true)
-    let limit = limits.maxDocumentBytes
-    guard encoded.jsonCount <= limit else {
-      throw .invalidSnapshot(.tooLarge(byteCount: encoded.jsonCount, limit: limit))
-    }
+    try checkSize(encoded.jsonCount, limits: limits)
     return (encoded.document, encoded.savedAt, encoded.jsonCount)
   }
 
@@ -254,9 +257,7 @@ extension SnapshotStore {
         defer { statement.reset() }
         do throws(SQLiteError) {
           try statement.bind(borrowingText: sceneBytes, at: 1)
-          try statement.bind(integer: StoredTime.seconds(metadata.savedAt), at: 2)
-          try statement.bind(integer: Int64(SceneSnapshot.currentFormatVersion), at: 3)
-          try statement.bind(integer: Int64(metadata.routeSchemaVersion), at: 4)
+          try bindNumbers(metadata, to: statement, at: 2)
           if metadata.appBuild == nil {
             try statement.bind(.null, at: 5)
           } else {
@@ -287,22 +288,23 @@ extension SnapshotStore {
   }
 
   /// Binds a row's `scene_id, saved_at, format, route_schema_version, app_build` from parameter
-  /// `first` on: ``bindRow(_:metadata:scene:to:at:)`` without the document.
+  /// `first` on: ``bindRow(_:jsonLength:metadata:scene:to:at:)`` without the document.
   private static func bindColumns(
     metadata: SnapshotMetadata, scene: String, to statement: Statement, at first: Int32
   ) throws(SQLiteError) {
     try statement.bind(.text(scene), at: first)
-    try bindMetadata(metadata, to: statement, at: first + 1)
+    try bindNumbers(metadata, to: statement, at: first + 1)
+    try statement.bind(.text(metadata.appBuild), at: first + 4)
   }
 
-  /// Binds a row's `saved_at, format, route_schema_version, app_build` from parameter `first` on.
-  private static func bindMetadata(
+  /// Binds a row's `saved_at, format, route_schema_version` from parameter `first` on: the save's
+  /// insert and the bulk import's rows (each binds `app_build` its own way).
+  private static func bindNumbers(
     _ metadata: SnapshotMetadata, to statement: Statement, at first: Int32
   ) throws(SQLiteError) {
     try statement.bind(integer: StoredTime.seconds(metadata.savedAt), at: first)
     try statement.bind(integer: Int64(SceneSnapshot.currentFormatVersion), at: first + 1)
     try statement.bind(integer: Int64(metadata.routeSchemaVersion), at: first + 2)
-    try statement.bind(.text(metadata.appBuild), at: first + 3)
   }
 
   /// Trims the scene's history to its `retention` newest unquarantined snapshots (quarantined ones

@@ -563,9 +563,6 @@ public final class SnapshotStore: @unchecked Sendable {
   private func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
     throws(StoreError) -> T
   {
-    guard access == .readWrite else {
-      throw .readOnly(path: path, detail: "the store was opened read-only")
-    }
     lock.lock()
     defer { lock.unlock() }
     return try withWritableLockedDatabase(body)
