@@ -1,35 +1,21 @@
-// Fuzz target `stored-form`: the bytes are a row's `document` column. Expanding them
-// (StoredDocument) must not trap, must stay within the size limit or report the size exactly,
-// must only add bytes, must be done at once (expanding the expansion changes nothing), and the
-// stored form of the expansion must expand back to it. When the bytes decode as a snapshot, the
-// writer's stored form of that snapshot must expand to its document.
+// Fuzz target `stored-form`: the bytes are a schema-5 row's `document` column, which migration 6
+// and read-only reads of a schema-5 store expand (StoredForm). Expanding them must not trap, must
+// stay within the limit, must only add bytes, and must be done at once (the expansion has nothing
+// left to expand). When the bytes decode as a snapshot, its document must be its own expansion.
 import Foundation
 
 func fuzzStoredForm(_ data: Data) {
-  let limits = InputLimits.default
-  switch StoredDocument.expanded(data, limits: limits) {
-  case .tooLarge(let byteCount):
-    guard byteCount > limits.maxDocumentBytes else {
-      fatalError("too large at \(byteCount) bytes, within the limit")
-    }
-  case .document(let document):
-    guard document.count <= limits.maxDocumentBytes || document == data else {
-      fatalError("expanded past the limit: \(document.count) bytes")
-    }
-    guard document.count >= data.count else { fatalError("expanding removed bytes") }
-    guard StoredDocument.expanded(document, limits: limits) == .document(document) else {
+  let limit = InputLimits.default.maxDocumentBytes
+  let bytes = [UInt8](data)
+  if let expanded = StoredForm.expanded(bytes, limit: limit) {
+    guard expanded.count <= limit else { fatalError("expanded past the limit: \(expanded.count)") }
+    guard expanded.count > bytes.count else { fatalError("expanding added no bytes") }
+    guard StoredForm.expanded(expanded, limit: limit) == nil else {
       fatalError("expanding the expansion changed it")
     }
-    let stored = StoredDocument.elidingRepeatedTags(document, limits: limits)
-    guard StoredDocument.expanded(stored, limits: limits) == .document(document) else {
-      fatalError("the stored form of the expansion does not expand back to it")
-    }
-    guard let snapshot = try? SceneSnapshot(decoding: document, limits: limits) else { return }
-    let written = snapshot.encodedLocatingSavedAt(storedForm: true)
-    let json = snapshot.encoded()
-    guard written.jsonCount == json.count,
-      StoredDocument.expanded(written.document, limits: .init(maxDocumentBytes: .max))
-        == .document(json)
-    else { fatalError("the writer's stored form does not expand to its document") }
+  }
+  guard let snapshot = try? SceneSnapshot(decoding: data) else { return }
+  guard StoredForm.expanded([UInt8](snapshot.encoded()), limit: .max) == nil else {
+    fatalError("a document as the writer writes it was expanded")
   }
 }

@@ -76,12 +76,10 @@ struct Benchmark {
     let total = settings.warmUp + settings.rounds
     // A new snapshot per round (the product differs), saved at one second per round.
     let snapshots = (0..<total).map { Fixtures.snapshot(2_000_000 + $0) }
-    // The bytes a save stores (its stored form, tags repeated in a stack left out): the raw
-    // insert stores the same bytes, so that the two compare the same write.
-    let documents = snapshots.map { $0.encodedLocatingSavedAt(storedForm: true).document }
-    log(
-      "snapshot document: \(snapshots[0].encoded().count) bytes, "
-        + "\(documents[0].count) in its stored form")
+    // The bytes a save stores: the raw insert stores the same bytes, so that the two compare
+    // the same write.
+    let documents = snapshots.map { $0.encoded() }
+    log("snapshot document: \(documents[0].count) bytes")
     // The scenes restored, in both stores and in the raw table.
     let restoreScene = "bench-restore"
     let restored = Fixtures.snapshot(1_999_999)
@@ -100,7 +98,6 @@ struct Benchmark {
     let file = FileRewrite(
       path: path("scenes.json"), documents: (0..<50).map { Fixtures.snapshot($0).encoded() })
     var restoreDrops = 0
-    let encodeBuffer = DocumentBuffer()
     typealias Contender = Interleaving.Contender
     var run = Interleaving([
       Contender(name: "raw insert") { round in
@@ -113,14 +110,9 @@ struct Benchmark {
         }
         return elapsed
       },
-      // What a save encodes, as it does: the stored form, into memory kept from one encoding to
-      // the next (the store's document buffer).
+      // What a save encodes.
       Contender(name: "encode") { round in
-        let elapsed = timed {
-          _ = snapshots[round].encodeLocatingSavedAt(storedForm: true, into: encodeBuffer)
-        }
-        precondition(encodeBuffer.count == documents[round].count)
-        return elapsed
+        timed { _ = snapshots[round].encodedLocatingSavedAt() }
       },
       Contender(name: "save 1k") { round in
         let before = smallFrames.current()
@@ -229,23 +221,6 @@ struct Benchmark {
         rawInsert.percentile(0.99),
         rawInsert.percentile(0.999), rawInsert.percentile(1)))
     log("unchanged saves that wrote: \(unchangedWrote) of \(settings.warmUp + settings.rounds)")
-    // The checkpoints the 1k store's thread ran meanwhile (for every write to that store: the
-    // saves, the restores' and confirmations' bookkeeping): work the saves did not wait for. Were
-    // each save to pay for copying its own frames, at the thread's cost a frame written, its mean
-    // would be that much higher.
-    let checkpoints = small.backgroundCheckpoints
-    let checkpointMicroseconds = microseconds(checkpoints.time)
-    let perFrame =
-      checkpoints.framesCommitted > 0
-      ? checkpointMicroseconds / Double(checkpoints.framesCommitted) : 0
-    let perSave = perFrame * results.walPagesPerSave
-    results.saveWithCheckpointsVersusFileRewrite = (save.mean + perSave) / run["file rewrite"].mean
-    log(
-      String(
-        format:
-          "checkpoints on the 1k store's thread: %d copied the WAL whole, %.1f ms for %d frames written (%.2f µs a frame); a save's frames: %.1f µs; save mean with them: %.1f µs, %.2f× the file rewrite's",
-        checkpoints.completed, checkpointMicroseconds / 1000, checkpoints.framesCommitted,
-        perFrame, perSave, save.mean + perSave, results.saveWithCheckpointsVersusFileRewrite))
   }
 
   private func mean(_ values: [UInt32]) -> Double {

@@ -156,9 +156,9 @@ case "create-in-place":
   sqlite3_close_v2(db)
 case "ack-save":
   // ack-save PATH SCENE normal|full [PAGES]: saves until killed, printing "ack <id> <base64
-  // document> <checkpoints>" after each save returns, so that the parent knows every acknowledged
-  // save byte for byte (and how many checkpoints the store's thread completed so far). PAGES:
-  // checkpoints in the background from that many WAL pages on (default 1,000).
+  // document>" after each save returns, so that the parent knows every acknowledged save byte for
+  // byte. PAGES: the WAL is checkpointed by the save that leaves that many pages in it (default
+  // 1,000).
   let values = Array(arguments.dropFirst())
   guard values.count == 3 || values.count == 4,
     let durability = StoreConfiguration.Durability(rawValue: values[2]),
@@ -169,15 +169,13 @@ case "ack-save":
   let store = openStore(
     values[0],
     StoreConfiguration(
-      durability: durability, retention: 1_000_000,
-      checkpointing: .inBackground(afterPages: pages)))
+      durability: durability, retention: 1_000_000, checkpointAfterPages: pages))
   var index = 0
   while true {
     let snapshot = numberedSnapshot(index)
     do {
       let result = try store.save(snapshot, scene: values[1])
-      let checkpoints = store.backgroundCheckpoints.completed
-      say("ack \(result.snapshotID) \(snapshot.encoded().base64EncodedString()) \(checkpoints)")
+      say("ack \(result.snapshotID) \(snapshot.encoded().base64EncodedString())")
     } catch {
       fail("save \(index): \(error)")
     }

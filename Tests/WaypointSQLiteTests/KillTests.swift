@@ -28,7 +28,7 @@ struct KillTests {
   }
 
   @Test(
-    "a saving process killed at random moments, its WAL checkpointed on another thread after every few saves, never loses an acknowledged save"
+    "a saving process killed at random moments, its WAL checkpointed by the save after every few saves, never loses an acknowledged save"
   )
   func killedWhileCheckpointing() throws {
     try killWhileSaving(durability: .normal, checkpointPages: 4)
@@ -36,7 +36,7 @@ struct KillTests {
 
   /// Kills a process saving to one store ``kills`` times at random moments, checking after each
   /// that the store opens sound and holds every save the process acknowledged, byte for byte.
-  /// `checkpointPages`: the helper checkpoints in the background from that many WAL pages on.
+  /// `checkpointPages`: the helper's saves checkpoint from that many WAL pages on.
   func killWhileSaving(durability: StoreConfiguration.Durability, checkpointPages: Int?) throws {
     let path = directory.path("saving-\(durability)-\(checkpointPages ?? 0).sqlite")
     var acknowledged: [Int64: Data] = [:]

@@ -1,81 +1,124 @@
 import Foundation
 import Testing
+import Waypoint
 
 @testable import WaypointSQLite
 
-/// The cache of each scene's latest snapshot on its own: `update` lends an entry to its body
-/// without keeping an access to the list open (the list's accesses are not checked at run time).
+#if canImport(SQLite3)
+  import SQLite3
+#else
+  import CSQLite
+#endif
+
+/// The cache of each scene's latest snapshot: on its own, and as a store follows other
+/// connections' commits through `PRAGMA data_version`.
 @Suite("Snapshot store: the cache of each scene's latest snapshot")
 struct LatestSnapshotCacheTests {
+  let directory = TemporaryDirectory()
+  let date = Date(timeIntervalSince1970: 1_800_000_000)
+
   func entry(_ id: Int64) -> LatestSnapshotCache.Entry {
-    LatestSnapshotCache.Entry(id: id, document: nil, quarantined: false, count: 1, saved: nil)
-  }
-
-  func key(_ scene: String) -> LatestSnapshotCache.Key { LatestSnapshotCache.Key(scene) }
-
-  @Test(
-    "update changes, keeps, forgets and adds entries, and puts the entry back when its body throws")
-  func update() throws {
-    let cache = LatestSnapshotCache()
-    cache[key("A")] = entry(1)
-    cache[key("B")] = entry(2)
-    // Changed in place; the other scene untouched.
-    try cache.update(key("A")) { latest throws(SQLiteError) in
-      #expect(latest?.id == 1)
-      latest?.id = 3
-    }
-    #expect(cache[key("A")]?.id == 3)
-    #expect(cache[key("B")]?.id == 2)
-    // A body that throws after changing the entry: the change stays, as it did in place.
-    #expect(throws: SQLiteError.self) {
-      try cache.update(key("B")) { latest throws(SQLiteError) in
-        latest?.count = 7
-        throw SQLiteError(code: .busy, message: nil, sql: nil)
-      }
-    }
-    #expect(cache[key("B")]?.count == 7)
-    // Set to nil: forgotten.
-    try cache.update(key("A")) { latest throws(SQLiteError) in latest = nil }
-    #expect(cache[key("A")] == nil)
-    #expect(cache[key("B")]?.id == 2)
-    // A scene without an entry gets one.
-    try cache.update(key("C")) { latest throws(SQLiteError) in
-      #expect(latest == nil)
-      latest = entry(4)
-    }
-    #expect(cache[key("C")]?.id == 4)
+    LatestSnapshotCache.Entry(id: id, document: Data([1]), quarantined: false, count: 1)
   }
 
   @Test("scenes are told apart by their UTF-8 bytes: canonically equal ids are two scenes")
   func keysByBytes() {
     let composed = "caf\u{E9}"
     let decomposed = "cafe\u{301}"
-    #expect(composed == decomposed)
-    #expect(!key(composed).matches(key(decomposed)))
-    #expect(key(composed).matches(key(String(decoding: Array(composed.utf8), as: UTF8.self))))
-    #expect(!key("scene-1").matches(key("scene-10")))
-    #expect(key("").matches(key("")))
-    let cache = LatestSnapshotCache()
-    cache[key(composed)] = entry(1)
-    cache[key(decomposed)] = entry(2)
-    #expect(cache[key(composed)]?.id == 1)
-    #expect(cache[key(decomposed)]?.id == 2)
+    #expect(composed == decomposed, "Swift's equality takes them for one string")
+    var cache = LatestSnapshotCache()
+    cache[composed] = entry(1)
+    #expect(cache[decomposed] == nil)
+    cache[decomposed] = entry(2)
+    #expect(cache[composed]?.id == 1 && cache[decomposed]?.id == 2)
+    cache.forget(composed)
+    #expect(cache[composed] == nil && cache[decomposed]?.id == 2)
+  }
+
+  @Test("past its capacity the cache starts over; forgetting and emptying leave nothing behind")
+  func capacity() {
+    var cache = LatestSnapshotCache()
+    for index in 0..<LatestSnapshotCache.capacity { cache["scene \(index)"] = entry(Int64(index)) }
+    #expect(cache["scene 0"]?.id == 0)
+    cache["one more"] = entry(99)
+    #expect(cache["scene 0"] == nil && cache["one more"]?.id == 99)
+    cache.invalidate()
+    #expect(cache["one more"] == nil)
   }
 
   @Test(
-    "a body that changes the list empties the cache rather than putting the entry in another scene's place"
-  )
-  func bodyChangesTheList() throws {
-    let cache = LatestSnapshotCache()
-    cache[key("A")] = entry(1)
-    cache[key("B")] = entry(2)
-    cache[key("C")] = entry(3)
-    // B's place is 1; the body forgets A, so that C moves into it.
-    try cache.update(key("B")) { latest throws(SQLiteError) in
-      cache.forget(key("A"))
-      latest?.id = 9
+    "data_version keeps the entries through this connection's commits and drops them at another's")
+  func followsDataVersion() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    _ = try store.save(try snapshot([.home], savedAt: date), scene: "A")
+    var cache = LatestSnapshotCache()
+    try store.withDatabase { db throws(SQLiteError) in
+      try cache.sync(db)
+      cache["A"] = entry(1)
+      #expect(try cache.sync(db), "nothing committed since")
     }
-    #expect(cache[key("C")]?.id != 9)
-    #expect(cache[key("A")] == nil && cache[key("B")] == nil && cache[key("C")] == nil)
+    // This connection's own commit does not move data_version.
+    _ = try store.save(try snapshot([.home, .settings], savedAt: date), scene: "A")
+    try store.withDatabase { db throws(SQLiteError) in #expect(try cache.sync(db)) }
+    // Another connection's does.
+    _ = try SnapshotStore(path: path).save(try snapshot([.settings], savedAt: date), scene: "B")
+    try store.withDatabase { db throws(SQLiteError) in
+      #expect(try !cache.sync(db))
+      #expect(cache["A"] == nil)
+      #expect(try cache.sync(db), "recorded again")
+    }
+  }
+
+  @Test(
+    "an unchanged save after another connection's commit reads the file again and writes nothing")
+  func unchangedAfterOtherCommit() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    let watcher = CommitWatcher(path)
+    let first = try store.save(try snapshot([.home], savedAt: date), scene: "A")
+    // Another connection saves a new state: the next save of the first state is not unchanged.
+    let other = try SnapshotStore(path: path)
+    let second = try other.save(try snapshot([.settings], savedAt: date + 1), scene: "A")
+    let again = try store.save(try snapshot([.home], savedAt: date + 2), scene: "A")
+    #expect(
+      again.wrote && again.snapshotID > second.snapshotID && second.snapshotID > first.snapshotID)
+    // Now the latest is this connection's again: unchanged, nothing committed.
+    let before = watcher.version
+    let unchanged = try store.save(try snapshot([.home], savedAt: date + 3), scene: "A")
+    #expect(!unchanged.wrote && unchanged.snapshotID == again.snapshotID)
+    #expect(watcher.version == before)
+  }
+
+  @Test("an unchanged save takes no lock: it answers while another connection holds the write lock")
+  func unchangedTakesNoLock() throws {
+    let store = try SnapshotStore(
+      path: directory.path(), configuration: StoreConfiguration(busyTimeout: .milliseconds(50)))
+    let saved = try store.save(try snapshot([.home], savedAt: date), scene: "A")
+    var locker: OpaquePointer?
+    #expect(sqlite3_open_v2(store.path, &locker, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+    defer { sqlite3_close_v2(locker) }
+    #expect(sqlite3_exec(locker, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+    let unchanged = try store.save(try snapshot([.home], savedAt: date + 60), scene: "A")
+    #expect(!unchanged.wrote && unchanged.snapshotID == saved.snapshotID)
+    // A changed state needs the lock, and waits for it no longer than the busy timeout.
+    #expect(throws: StoreError.self) {
+      try store.save(try snapshot([.settings], savedAt: date + 60), scene: "A")
+    }
+    #expect(sqlite3_exec(locker, "ROLLBACK", nil, nil, nil) == SQLITE_OK)
+  }
+
+  @Test("a failed save's transaction empties the cache: the next save reads the file")
+  func failedSaveEmptiesTheCache() throws {
+    let store = try SnapshotStore(path: directory.path())
+    _ = try store.save(try snapshot([.home], savedAt: date), scene: "A")
+    store.injectFaults(.fail(.exec, matching: "COMMIT", with: .ioError))
+    #expect(throws: StoreError.self) {
+      try store.save(try snapshot([.settings], savedAt: date + 1), scene: "A")
+    }
+    store.injectFaults(nil)
+    // The failed save left nothing: saving the first state again is unchanged.
+    #expect(!(try store.save(try snapshot([.home], savedAt: date + 2), scene: "A").wrote))
+    #expect(try store.history(scene: "A").count == 1)
   }
 }

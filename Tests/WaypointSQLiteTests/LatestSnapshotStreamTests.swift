@@ -389,12 +389,7 @@ struct LatestSnapshotStreamTests {
         if case .summarized(_, _, let document) = item { documents.append(document) }
         return true
       }
-      // The judges read the stored form; expanded, it is the document the reading gives.
-      let expanded = documents.map {
-        $0.flatMap { StoredDocument.expandedDocument($0, limits: .default) }
-      }
-      #expect(expanded == whole.map(\.document.data), "judges \(judges)")
-      #expect(zip(documents, whole).contains { $0?.count != $1.document.data?.count })
+      #expect(documents == whole.map(\.document.data), "judges \(judges)")
     }
   }
 

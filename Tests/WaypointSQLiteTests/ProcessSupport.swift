@@ -54,8 +54,8 @@ final class HelperRun {
     var acknowledged: [Int64: Data] = [:]
     for line in lines {
       let parts = line.split(separator: " ")
-      guard parts.count == 4, parts[0] == "ack", let id = Int64(parts[1]),
-        let document = Data(base64Encoded: String(parts[2])), Int(parts[3]) != nil
+      guard parts.count == 3, parts[0] == "ack", let id = Int64(parts[1]),
+        let document = Data(base64Encoded: String(parts[2]))
       else {
         unexpected(line)
         continue
@@ -63,12 +63,6 @@ final class HelperRun {
       acknowledged[id] = document
     }
     return acknowledged
-  }
-
-  /// The checkpoints the `ack-save` helper's store thread had completed at its last
-  /// acknowledgement.
-  var acknowledgedCheckpoints: Int {
-    lines.last.flatMap { $0.split(separator: " ").last.flatMap { Int($0) } } ?? 0
   }
 
   private func take(_ chunk: Data) {

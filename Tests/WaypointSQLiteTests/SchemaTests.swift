@@ -68,6 +68,7 @@ struct SchemaTests {
       "0003_snapshot_marks": 0x08d6_9479_d8d9_03da,
       "0004_crash_loop_threshold": 0x78c7_b8f2_ecc7_c22c,
       "0005_stored_form": 0xbd42_92ac_c860_d163,
+      "0006_documents_expanded": 0x9de1_cb70_9eb8_ac16,
     ]
     // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
     #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))

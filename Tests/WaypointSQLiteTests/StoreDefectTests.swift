@@ -263,6 +263,78 @@ struct StoreDefectTests {
     #expect(names.contains { $0.hasPrefix("store.sqlite-wal.orphaned-") }, "\(names)")
   }
 
+  @Test(
+    "a symbolic link on the path retargeted while open (to the file, or a folder on the way): the save is refused, the next lands where the path now leads",
+    arguments: ["file", "folder"])
+  func retargetedLink(_ linked: String) throws {
+    // Two stores, each in a folder of its own; the app's path goes through a link to the first.
+    let first = directory.path("first")
+    let second = directory.path("second")
+    for folder in [first, second] {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+    _ = try SnapshotStore(path: second + "/store.sqlite").save(
+      try snapshot([.settings]), scene: "B")
+    let link = directory.path("link")
+    let path: String
+    if linked == "file" {
+      #expect(symlink(first + "/store.sqlite", link) == 0)
+      path = link
+    } else {
+      #expect(symlink(first, link) == 0)
+      path = link + "/store.sqlite"
+    }
+    let store = try SnapshotStore(path: path)
+    try store.save(try snapshot([.home]), scene: "A")
+    // The link now leads to the second store: a save acknowledged into the first would be lost
+    // to the next launch, which opens the second.
+    #expect(unlink(link) == 0)
+    #expect(symlink(linked == "file" ? second + "/store.sqlite" : second, link) == 0)
+    expectStoreError(.replaced(path: path)) {
+      try store.save(try snapshot([.item(id: 1)]), scene: "A")
+    }
+    try store.save(try snapshot([.item(id: 2)]), scene: "A")
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(
+      try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 2)])
+    #expect(try reader.restore(scene: "B", with: restorer).scene.routes(Route.self) == [.settings])
+    // The first store still holds what was saved there, and nothing after.
+    let old = try SnapshotStore(path: first + "/store.sqlite", access: .readOnly)
+    #expect(try old.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
+  }
+
+  @Test(
+    "the store's folder moved away while open: every save says the path cannot be opened, never that it reopened; the save after the folder is back lands there"
+  )
+  func folderMovedAway() throws {
+    let folder = directory.path("folder")
+    let moved = directory.path("moved")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = folder + "/store.sqlite"
+    let store = try SnapshotStore(path: path)
+    try store.save(try snapshot([.home]), scene: "A")
+    #expect(rename(folder, moved) == 0)
+    for attempt in 0..<3 {
+      do {
+        try store.save(try snapshot([.item(id: attempt)]), scene: "A")
+        Issue.record("attempt \(attempt): a save into a folder that is gone was acknowledged")
+      } catch let error as StoreError {
+        #expect(error.code == .cannotOpen, "attempt \(attempt): \(error)")
+        #expect(!error.message.contains("reopened"), "attempt \(attempt): \(error)")
+      } catch {
+        Issue.record("attempt \(attempt): \(error)")
+      }
+    }
+    // Restores say the store is unavailable, rather than reading the moved file.
+    #expect(store.restore(scene: "A", with: restorer).report.outcome == .root)
+    // The folder comes back: the path opens again, the file the store had.
+    #expect(rename(moved, folder) == 0)
+    try store.save(try snapshot([.item(id: 9)]), scene: "A")
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(
+      try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 9)])
+  }
+
   // MARK: Creation
 
   @Test("a store being created in place by another process reads as busy, never as foreign")

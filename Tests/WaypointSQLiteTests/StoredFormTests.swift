@@ -4,186 +4,169 @@ import Waypoint
 
 @testable import WaypointSQLite
 
-/// Rows hold documents in their stored form (`StoredDocument`, SnapshotFormat.md "Stored form");
-/// everything the store gives out is the document.
-@Suite("Snapshot store: documents in their stored form")
+/// Schema 5 kept some rows in a "stored form" (a stack's record without its tag when it was the
+/// previous record's); migration 6 expands them back into their documents, and a schema-5 store
+/// opened read-only expands each as it reads it. Every row a save writes holds the document.
+@Suite(
+  "Snapshot store: documents as SnapshotFormat.md specifies them, schema 5's stored form expanded")
 struct StoredFormTests {
   let directory = TemporaryDirectory()
 
   /// The row's `document` column, as stored.
-  func storedBytes(_ store: SnapshotStore, id: Int64) throws -> Data? {
-    try store.withDatabase { db throws(SQLiteError) in
+  func storedBytes(_ path: String, id: Int64) throws -> Data? {
+    let store = try SnapshotStore(path: path, access: .readOnly)
+    return try store.withDatabase { db throws(SQLiteError) in
       try db.scalar("SELECT document FROM snapshot WHERE id = ?", [.integer(id)]) { $0.blob() }
         ?? nil
     }
   }
 
-  /// Writes a row as a build before schema 5, or a hostile file, would.
-  func insertRow(_ store: SnapshotStore, scene: String, document: Data) throws {
-    try store.withDatabase { db throws(SQLiteError) in
-      try db.run(
-        """
-        INSERT INTO snapshot (scene_id, saved_at, format, route_schema_version, app_build, document)
-        VALUES (?, 0, 1, 1, '1.0', ?)
-        """, [.text(scene), .blob(document)])
-    }
+  /// A copy of the checked-in schema-5 store.
+  func schema5Store() throws -> String {
+    let path = directory.path("schema-5.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-5.sqlite"
+      )
+      .path, toPath: path)
+    return path
   }
 
-  @Test(
-    "a save keeps the stored form, and the restore, the tools' readings and the scene list give the document"
-  )
-  func savedAndRead() throws {
-    let store = try SnapshotStore(path: directory.path())
+  /// The documents of the schema-5 fixture as the format writes them (see Fixtures/README.md).
+  static func fixtureDocument(_ id: Int64) -> Data {
+    func record(_ tag: String, _ json: String, _ version: Int = 1) -> RouteRecord {
+      RouteRecord(tag: tag, json: json, version: version)
+    }
+    let scene1 = id <= 3
+    let index = Int(id) - 1
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: 2, appBuild: "5.0 (500)",
+        savedAt: Date(
+          timeIntervalSince1970: 1_796_040_000 + Double(scene1 ? index : 10 + index - 3))),
+      stacks: scene1
+        ? [
+          "main": (0...index).map { record("Swift.Int", String($0)) },
+          "shop": [
+            record("Café.Route", #"{"category":{"name":"shoes"}}"#),
+            record("Café.Route", #"{"product":{"id":\#(index)}}"#, 2),
+            record("Café.Route", #"{"settings":{}}"#),
+            record("Swift.String", #""a \"quoted\" word""#),
+            record("Swift.String", #""x""#),
+          ],
+        ] : ["main": [record("Swift.Int", String(10 + index - 3))]],
+      selectedTab: scene1 ? record("Swift.String", #""shop""#) : nil)
+    return snapshot.encoded()
+  }
+
+  @Test("a save writes the document itself, byte for byte what encoded() gives")
+  func saveWritesTheDocument() throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
     let state = try snapshot([.home, .item(id: 1), .item(id: 2), .settings])
     let saved = try store.save(state, scene: "A")
-    let stored = try #require(try storedBytes(store, id: saved.snapshotID))
-    let json = state.encoded()
-    // Three of the four records leave out `,"tag":"Test.Route"`.
-    #expect(stored.count == json.count - 3 * #","tag":"Test.Route""#.utf8.count)
-    #expect(stored == state.encodedLocatingSavedAt(storedForm: true).document)
-    let restored = store.restore(scene: "A", with: restorer)
+    #expect(try storedBytes(path, id: saved.snapshotID) == state.encoded())
+    #expect(try store.history(scene: "A").first?.byteCount == state.encoded().count)
+  }
+
+  @Test("the schema-5 store read-only: every document reads expanded, sizes are the documents'")
+  func schema5ReadOnly() throws {
+    let path = try schema5Store()
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(reader.schemaVersion == 5)
+    for id in Int64(1)...5 {
+      let stored = try #require(try reader.snapshot(id: id))
+      #expect(stored.document == .read(Self.fixtureDocument(id)), "snapshot \(id)")
+      #expect(stored.info.byteCount == Self.fixtureDocument(id).count, "snapshot \(id)")
+    }
     #expect(
-      try restored.scene.routes(Route.self) == [.home, .item(id: 1), .item(id: 2), .settings])
-    #expect(restored.report.outcome == .restored)
-    #expect(try store.snapshot(id: saved.snapshotID)?.document == .read(json))
-    #expect(try storedDocuments(store)[saved.snapshotID] == json)
-    #expect(try store.scenes().first?.stackDepths == ["main": 4])
-    // Sizes are the document's, as JSON (the row records it).
-    #expect(try store.history(scene: "A").first?.byteCount == json.count)
-    #expect(try store.statistics().documentBytes == json.count)
-    // The unchanged state compares with the stored form: nothing written.
-    #expect(try store.save(state, scene: "A").wrote == false)
+      try storedDocuments(reader)
+        == Dictionary(uniqueKeysWithValues: (1...5).map { ($0, Self.fixtureDocument($0)) }))
+    #expect(try reader.scenes().first?.stackDepths == ["main": 3, "shop": 5])
+    // Written with route schema 2; its Café.Route records are unknown to this registry.
+    let restored = reader.restore(
+      scene: "scene-1", with: Restorer(registry: RouteRegistry(schemaVersion: 2)))
+    #expect(restored.snapshotID == 3)
+    #expect(restored.scene.elements(in: "main").compactMap { $0 as? Int } == [0, 1, 2])
+    // Nothing was written: the rows are still in their stored form.
+    #expect(try storedBytes(path, id: 3).map { $0.count < Self.fixtureDocument(3).count } == true)
   }
 
   @Test(
-    "a row holding the document whole, as before schema 5, reads as it did; the next save of the same state writes it once in its stored form"
+    "the schema-5 store opened by the app is migrated: every row holds its document, the length column is gone"
   )
-  func rowsBeforeStoredForm() throws {
-    let path = directory.path()
-    let state = try snapshot(
-      [.home, .item(id: 1), .settings], savedAt: Date(timeIntervalSince1970: 0))
-    do {
-      let store = try SnapshotStore(path: path)
-      try insertRow(store, scene: "A", document: state.encoded())
-    }
+  func schema5Migrates() throws {
+    let path = try schema5Store()
     let store = try SnapshotStore(path: path)
-    let restored = store.restore(scene: "A", with: restorer)
-    #expect(try restored.scene.routes(Route.self) == [.home, .item(id: 1), .settings])
-    #expect(try store.snapshot(id: 1)?.document == .read(state.encoded()))
-    let first = try store.save(state, scene: "A")
-    #expect(first.wrote)
-    #expect(try store.save(state, scene: "A").wrote == false)
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    for id in Int64(1)...5 {
+      #expect(try storedBytes(path, id: id) == Self.fixtureDocument(id), "snapshot \(id)")
+    }
     #expect(
-      try storedBytes(store, id: first.snapshotID)
-        == state.encodedLocatingSavedAt(storedForm: true).document)
+      rawInteger(
+        path, "SELECT count(*) FROM pragma_table_info('snapshot') WHERE name = 'document_length'")
+        == 0)
+    // The marks made by hand in the fixture are kept.
+    #expect(try store.snapshot(id: 2)?.info.quarantine?.kind == .unrestorable)
+    #expect(try store.history(scene: "scene-2").first?.unconfirmedRestores == 1)
+    // The same state saved again is unchanged: the expanded row is the document a save writes.
+    var same = try SceneSnapshot(decoding: Self.fixtureDocument(3))
+    same.metadata.savedAt += 60
+    #expect(!(try store.save(same, scene: "scene-1").wrote))
+    #expect(try integrityCheck(store) == "ok")
   }
 
-  @Test(
-    "a recorded JSON length that a file holds below the stored bytes, negative, missing or huge is read without trapping, never below the stored bytes"
-  )
-  func hostileLengths() throws {
-    let store = try SnapshotStore(path: directory.path())
-    let state = try snapshot([.home, .settings, .settings])
-    let saved = try store.save(state, scene: "A")
-    let stored = try #require(try storedBytes(store, id: saved.snapshotID)).count
-    let cases: [(SQLValue, Int)] = [
-      (.integer(-5), stored), (.integer(Int64.min), stored), (.integer(3), stored),
-      (.null, stored), (.integer(Int64(stored) + 7), stored + 7),
-      (.integer(Int64.max), Int(truncatingIfNeeded: Int64.max)),
-    ]
-    for (value, expected) in cases {
-      try store.withDatabase { db throws(SQLiteError) in
-        try db.run(
-          "UPDATE snapshot SET document_length = ? WHERE id = ?",
-          [value, .integer(saved.snapshotID)])
+  @Test("the schema-4 store is migrated too: its documents unchanged, its marks kept")
+  func schema4Migrates() throws {
+    let path = directory.path("schema-4.sqlite")
+    try FileManager.default.copyItem(
+      atPath: packageRoot.appendingPathComponent(
+        "Tests/WaypointSQLiteTests/Fixtures/schema-4.sqlite"
+      )
+      .path, toPath: path)
+    let before = try storedDocuments(try SnapshotStore(path: path, access: .readOnly))
+    let store = try SnapshotStore(path: path)
+    #expect(store.schemaVersion == SnapshotStore.supportedSchemaVersion)
+    #expect(try storedDocuments(store) == before)
+    #expect(try store.snapshot(id: 2)?.info.quarantine?.kind == .unrestorable)
+    #expect(try store.history(scene: "scene-2").first?.unconfirmedRestores == 1)
+    #expect(store.restore(scene: "scene-1", with: restorer).scene.elements().first as? Int == 2)
+  }
+
+  @Test("the expansion gives each left-out tag back, escapes kept, and only where the rule says")
+  func expansion() throws {
+    func expanded(_ text: String) -> String? {
+      StoredForm.expanded(Array(text.utf8), limit: 1 << 20).map {
+        String(decoding: $0, as: UTF8.self)
       }
-      #expect(try store.history(scene: "A").first?.byteCount == expected, "\(value)")
-      #expect(try store.snapshot(id: saved.snapshotID)?.info.byteCount == expected, "\(value)")
-      #expect(try store.scenes().first?.latest.byteCount == expected, "\(value)")
-    }
-    // The document itself reads whatever the recorded length says.
-    #expect(try store.snapshot(id: saved.snapshotID)?.document == .read(state.encoded()))
-  }
-
-  @Test(
-    "a row that would expand past the size limit is reported too large by its expanded size, never expanded; the restore falls back to the root"
-  )
-  func expandsPastTheLimit() throws {
-    let limits = InputLimits(maxDocumentBytes: 64 << 10)
-    let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(limits: limits))
-    // 20 KB stored: one 1,000-byte tag named once, then 2,000 routes that inherit it (2 MB).
-    let tag = String(repeating: "T", count: 1000)
-    let document =
-      #"{"format":1,"routeSchemaVersion":1,"savedAt":"2026-01-01T00:00:00Z","stacks":{"main":[{"json":"{}","tag":""#
-      + tag + #""}"# + String(repeating: #",{"json":"{}"}"#, count: 2000) + "]}}"
-    try insertRow(store, scene: "A", document: Data(document.utf8))
-    let expanded = document.utf8.count + 2000 * (#","tag":"#.utf8.count + tag.utf8.count + 2)
-    #expect(
-      try store.snapshot(id: 1)?.document
-        == .tooLarge(byteCount: expanded, limit: limits.maxDocumentBytes))
-    let restored = store.restore(scene: "A", with: restorer)
-    #expect(restored.report.outcome == .root)
-    // The restore reads under its restorer's limits.
-    let tooLarge = SnapshotFormatError.tooLarge(
-      byteCount: expanded, limit: restorer.limits.maxDocumentBytes)
-    #expect(restored.skipped.map(\.id) == [1])
-    #expect(
-      restored.skipped.first?.report.dropped.map(\.reason) == [.unreadableSnapshot(tooLarge)])
-  }
-
-  @Test("a snapshot whose document is over the limit is refused even when its stored form is not")
-  func limitIsTheDocuments() throws {
-    let state = try snapshot(Array(repeating: .settings, count: 300))
-    let json = state.encoded().count
-    let stored = state.encodedLocatingSavedAt(storedForm: true).document.count
-    #expect(stored < json - 4000)
-    let limits = InputLimits(maxDocumentBytes: json - 1)
-    let store = try SnapshotStore(
-      path: directory.path(), configuration: StoreConfiguration(limits: limits))
-    expectStoreError(.invalidSnapshot(.tooLarge(byteCount: json, limit: json - 1))) {
-      () throws(StoreError) in try store.save(state, scene: "A")
-    }
-    let fits = try SnapshotStore(
-      path: directory.path("fits.sqlite"),
-      configuration: StoreConfiguration(limits: InputLimits(maxDocumentBytes: json)))
-    #expect(try fits.save(state, scene: "A").wrote)
-    #expect(fits.restore(scene: "A", with: restorer).report.outcome == .restored)
-  }
-
-  @Test(
-    "a restore that skips a document over its limit reports the document's size, as the tools do, not its stored form's"
-  )
-  func restoreReportsTheDocumentsSize() throws {
-    let state = try snapshot(Array(repeating: .settings, count: 300))
-    let json = state.encoded().count
-    let stored = state.encodedLocatingSavedAt(storedForm: true).document.count
-    #expect(stored < json - 4000)
-    let store = try SnapshotStore(path: directory.path())
-    let saved = try store.save(state, scene: "A")
-    // Over the stored bytes too: the restore's first check, by the stored length, skips it.
-    let limits = InputLimits(maxDocumentBytes: stored - 1)
-    let strict = Restorer(registry: registry, limits: limits)
-    let restored = store.restore(scene: "A", with: strict)
-    #expect(restored.report.outcome == .root)
-    let tooLarge = SnapshotFormatError.tooLarge(byteCount: json, limit: stored - 1)
-    #expect(restored.skipped.map(\.id) == [saved.snapshotID])
-    #expect(
-      restored.skipped.first?.report.dropped.map(\.reason) == [.unreadableSnapshot(tooLarge)])
-    #expect(try store.history(scene: "A").map(\.byteCount) == [json])
-  }
-
-  @Test("the importer keeps a document given as JSON in its stored form")
-  func imported() throws {
-    let store = try SnapshotStore(path: directory.path())
-    let state = try snapshot([.home, .settings])
-    var id: Int64 = 0
-    try store.importSnapshots { importer throws(StoreError) in
-      id = try importer.insert(document: state.encoded(), metadata: state.metadata, scene: "A")
-      return true
     }
     #expect(
-      try storedBytes(store, id: id) == state.encodedLocatingSavedAt(storedForm: true).document)
-    #expect(try store.snapshot(id: id)?.document == .read(state.encoded()))
+      expanded(
+        #"{"stacks":{"m":[{"json":"1","tag":"A\"b"},{"json":"2"},{"json":"3","version":2}]}}"#)
+        == #"{"stacks":{"m":[{"json":"1","tag":"A\"b"},{"json":"2","tag":"A\"b"},{"json":"3","tag":"A\"b","version":2}]}}"#
+    )
+    // A document with every tag is its own expansion.
+    #expect(expanded(#"{"stacks":{"m":[{"json":"1","tag":"A"},{"json":"2","tag":"A"}]}}"#) == nil)
+    // No previous tag, a previous element that is not an object or has no string tag, a first
+    // member other than "json": left as they are.
+    #expect(expanded(#"{"stacks":{"m":[{"json":"1"}]}}"#) == nil)
+    #expect(expanded(#"{"stacks":{"m":[1,{"json":"1"}]}}"#) == nil)
+    #expect(expanded(#"{"stacks":{"m":[{"json":"1","tag":7},{"json":"2"}]}}"#) == nil)
+    #expect(expanded(#"{"stacks":{"m":[{"json":"1","tag":"A"},{"version":2,"json":"2"}]}}"#) == nil)
+    // Outside the stacks nothing is touched.
+    #expect(expanded(#"{"sheet":{"json":"1"},"stacks":{}}"#) == nil)
+  }
+
+  @Test("hostile bytes: not JSON, over the limit, or over it once expanded, are left as they are")
+  func hostileExpansion() {
+    #expect(StoredForm.expanded(Array("{\"stacks\":".utf8), limit: 1 << 20) == nil)
+    #expect(StoredForm.expanded([0xFF, 0xFE, 0x00], limit: 1 << 20) == nil)
+    let long = String(repeating: "x", count: 1000)
+    let many = (0..<100).map { _ in #"{"json":"1"}"# }.joined(separator: ",")
+    let document = #"{"stacks":{"m":[{"json":"1","tag":"\#(long)"},\#(many)]}}"#
+    #expect(StoredForm.expanded(Array(document.utf8), limit: 50_000) == nil, "100 KB once expanded")
+    #expect(StoredForm.expanded(Array(document.utf8), limit: 200_000)?.count ?? 0 > 100_000)
+    #expect(
+      StoredForm.expanded(Array(document.utf8), limit: 100) == nil, "over the limit as stored")
   }
 }

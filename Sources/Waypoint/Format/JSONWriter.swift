@@ -25,19 +25,6 @@ struct JSONWriter: ~Copyable {
     base = .allocate(capacity: self.capacity)
   }
 
-  /// A writer into `buffer`'s memory, which it takes until ``finish(into:)`` gives it back (with
-  /// the document written); memory of at least `capacity` bytes is made when the buffer has less.
-  init(taking buffer: DocumentBuffer, capacity: Int) {
-    let memory = buffer.take()
-    if let memory, memory.capacity >= capacity {
-      (base, self.capacity) = (memory.base, memory.capacity)
-    } else {
-      memory?.base.deallocate()
-      self.capacity = max(64, capacity)
-      base = .allocate(capacity: self.capacity)
-    }
-  }
-
   deinit { base.deallocate() }
 
   /// The bytes written, in the writer's own buffer: handed over to the `Data`, not copied (a
@@ -47,14 +34,6 @@ struct JSONWriter: ~Copyable {
     discard self
     return Data(
       bytesNoCopy: base, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
-  }
-
-  /// Gives the memory, with the bytes written, to `buffer` (to keep for the next writer), not
-  /// copied.
-  consuming func finish(into buffer: DocumentBuffer) {
-    let (base, capacity, count) = (base, capacity, count)
-    discard self
-    buffer.give(base: base, capacity: capacity, count: count)
   }
 
   mutating func beginObject() { open(0x7B) }

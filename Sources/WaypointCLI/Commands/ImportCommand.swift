@@ -84,9 +84,7 @@ enum ImportCommand: WaypointCommand {
         // holds others, and the file's are counted here.
         var scenes = Set<Data>()
         let committed = try context.store { () throws(StoreError) in
-          // The store is the new file under its temporary name: built without a WAL.
-          let importing = created ? store.importSnapshotsIntoNewFile : store.importSnapshots
-          return try importing { importer throws(StoreError) in
+          return try store.importSnapshots { importer throws(StoreError) in
             var next: SnapshotLine.Parsed? = first
             while let parsed = next {
               let id = try importer.insert(

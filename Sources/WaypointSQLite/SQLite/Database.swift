@@ -32,44 +32,13 @@ final class Database {
 
   let path: String
   /// The connection, `nil` once closed.
-  ///
-  /// A connection is used by one thread at a time (the store's calls under its lock, a tool's
-  /// thread, the checkpoint thread's own connection), and no access to the properties marked
-  /// `@exclusivity(unchecked)` stays open across a call: the runtime's check of each access cost
-  /// every save a call for nothing.
-  @exclusivity(unchecked) private(set) var handle: OpaquePointer?
+  private(set) var handle: OpaquePointer?
+  /// The prepared statements, by SQL text.
   private var statements: [String: Statement] = [:]
-  /// The statements of ``statement(literal:)`` with the address of their SQL literal: a few (the
-  /// save's insert, `PRAGMA data_version`), found by comparing addresses, without hashing.
-  @exclusivity(unchecked) private var literals: [(key: UInt, statement: Statement)] = []
-
-  /// What tells ``hasMoved()`` that nothing happened to the file since its last full check; set
-  /// at the first check.
-  private var moveWatch: FileWatch.Registration?
-  private var moveWatchStarted = false
-  /// When ``hasMoved()`` next asks SQLite whatever the watch says
-  /// (``monotonicNanoseconds()``).
-  private var fullMoveCheckDue: UInt64 = 0
-
-  /// A monotonic clock in nanoseconds, for ``hasMoved()``'s once a second: on Linux the coarse
-  /// clock (a few milliseconds of resolution, read without the hardware counter).
-  private static func monotonicNanoseconds() -> UInt64 {
-    #if os(Linux)
-      var time = timespec()
-      // A clock that cannot be read makes every check a full one.
-      guard clock_gettime(CLOCK_MONOTONIC_COARSE, &time) == 0 else { return .max }
-      return UInt64(truncatingIfNeeded: time.tv_sec) &* 1_000_000_000
-        &+ UInt64(truncatingIfNeeded: time.tv_nsec)
-    #else
-      return DispatchTime.now().uptimeNanoseconds
-    #endif
-  }
 
   #if DEBUG
     /// Faults to inject in place of real calls (tests only).
     var faults: FaultInjector?
-    /// How many times ``hasMoved()`` asked SQLite (tests).
-    private(set) var fullMoveChecks = 0
   #endif
 
   /// Opens a connection with SQLite's defensive settings: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
@@ -115,6 +84,7 @@ final class Database {
       }
     }
     try execute("PRAGMA trusted_schema = OFF")
+    try registerFunctions()
   }
 
   deinit { close() }
@@ -135,25 +105,12 @@ final class Database {
     return uri + "?immutable=1"
   }
 
-  /// Finalizes every cached statement and closes the connection, after the background checkpoints'
-  /// thread and connection (``checkpointInBackground(_:)``). Safe to call twice.
+  /// Finalizes every prepared statement and closes the connection. Safe to call twice.
   func close() {
-    if let checkpointer {
-      if let handle { sqlite3_wal_hook(handle, nil, nil) }
-      checkpointer.stop()
-      self.checkpointer = nil
-    }
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
-    literals.removeAll()
-    for statement in control { sqlite3_finalize(statement) }
-    control = [nil, nil, nil, nil]
     if let handle { sqlite3_close_v2(handle) }
     handle = nil
-    mainFile = nil
-    walIndexRegion = nil
-    moveWatch?.cancel()
-    moveWatch = nil
   }
 
   /// Sets an `int` option of `sqlite3_db_config` through the fault seam (the SQL text it passes
@@ -170,51 +127,11 @@ final class Database {
     return status != SQLITE_OK ? status : applied == value ? SQLITE_OK : SQLITE_ERROR
   }
 
-  /// Tells SQLite not to checkpoint the WAL when this connection closes, even as the file's last
-  /// connection (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`); `false` when it could not be set.
-  func disableCheckpointOnClose() -> Bool {
-    configure("SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE", SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, to: 1)
-      == SQLITE_OK
-  }
-
-  /// Checkpoints the WAL on a thread of its own (``BackgroundCheckpointer``) instead of in the
-  /// commit that fills it: installs `checkpointer` as the connection's WAL hook, which replaces
-  /// SQLite's automatic checkpoints. ``close()`` stops it first.
-  func checkpointInBackground(_ checkpointer: BackgroundCheckpointer) {
-    guard let handle else { return }
-    self.checkpointer = checkpointer
-    sqlite3_wal_hook(
-      handle,
-      { context, db, _, pages in
-        guard let context else { return SQLITE_OK }
-        return Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
-          .committed(db, walPages: pages)
-      }, Unmanaged.passUnretained(checkpointer).toOpaque())
-  }
-
-  /// Checkpoints the WAL in the commit that leaves `pages` or more in it, SQLite's own policy
-  /// (`sqlite3_wal_autocheckpoint`).
+  /// Copies the WAL into the file in the commit that leaves `pages` or more in it, SQLite's own
+  /// policy. The corresponding C function is `sqlite3_wal_autocheckpoint`.
   func checkpointDuringCommits(afterPages pages: Int) {
     guard let handle else { return }
     sqlite3_wal_autocheckpoint(handle, Int32(clamping: max(1, pages)))
-  }
-
-  /// The connection's background checkpoints, when ``checkpointInBackground(_:)`` started them.
-  private(set) var checkpointer: BackgroundCheckpointer?
-
-  /// Copies what it can of the WAL into the file (`SQLITE_CHECKPOINT_PASSIVE`: without waiting for
-  /// a lock or blocking a writer).
-  ///
-  /// - Returns: SQLite's result code, the frames in the WAL and how many of them the file now
-  ///   holds (both 0 when SQLite did not say).
-  func checkpoint() -> (code: Int32, frames: Int32, copied: Int32) {
-    guard let handle else { return (SQLITE_MISUSE, 0, 0) }
-    var frames: Int32 = 0
-    var copied: Int32 = 0
-    let code = call(.checkpoint, sql: nil) {
-      sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
-    }
-    return code == SQLITE_OK ? (code, frames, copied) : (code, 0, 0)
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.
@@ -244,52 +161,23 @@ final class Database {
     guard code == SQLITE_OK else { throw error(code, sql: sql) }
   }
 
-  /// The transaction-control statements (`BEGIN`, `COMMIT`, ...), prepared once each: run on every
-  /// save and restore, they are not parsed again by `sqlite3_exec` each time. At each
-  /// statement's ``TransactionControl/slot``: found without hashing the key on every save.
-  @exclusivity(unchecked) private var control: [OpaquePointer?] = [nil, nil, nil, nil]
-
   /// A statement that begins or ends a transaction.
   enum TransactionControl: String {
     case begin = "BEGIN"
     case beginImmediate = "BEGIN IMMEDIATE"
     case commit = "COMMIT"
     case rollback = "ROLLBACK"
-
-    /// The statement's place in the connection's prepared transaction-control statements.
-    var slot: Int {
-      switch self {
-      case .begin: 0
-      case .beginImmediate: 1
-      case .commit: 2
-      case .rollback: 3
-      }
-    }
   }
 
-  /// Runs a transaction-control statement, prepared on first use and kept. Faults are injected as
-  /// for ``execute(_:)`` (the call kind is `exec`, the SQL the statement's text), since that is
-  /// what the statement stands for.
-  func execute(_ statement: TransactionControl) throws(SQLiteError) {
-    let sql = statement.rawValue
-    guard let handle else {
-      throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
-    }
-    var prepared = control[statement.slot]
-    if prepared == nil {
-      var pointer: OpaquePointer?
-      let code = sqlite3_prepare_v3(
-        handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
-      guard code == SQLITE_OK, let pointer else {
-        if let pointer { sqlite3_finalize(pointer) }
-        throw error(code == SQLITE_OK ? SQLITE_MISUSE : code, sql: sql)
-      }
-      control[statement.slot] = pointer
-      prepared = pointer
-    }
+  /// Runs a transaction-control statement, prepared once and kept like every other statement.
+  /// Faults are injected as for ``execute(_:)`` (the call kind is `exec`, the SQL the statement's
+  /// text), since that is what the statement stands for.
+  func execute(_ control: TransactionControl) throws(SQLiteError) {
+    let sql = control.rawValue
+    let statement = try statement(sql)
     let code = call(.exec, sql: sql) {
-      let stepped = sqlite3_step(prepared)
-      sqlite3_reset(prepared)
+      let stepped = statement.stepOutsideSeam()
+      statement.reset()
       return stepped == SQLITE_DONE || stepped == SQLITE_ROW ? SQLITE_OK : stepped
     }
     guard code == SQLITE_OK else { throw error(code, sql: sql) }
@@ -299,95 +187,13 @@ final class Database {
   /// or another) commits to the file, never for this connection's own commits. Outside a
   /// transaction it reads the latest commit.
   func dataVersion() throws(SQLiteError) -> Int64 {
-    let statement = try statement(literal: "PRAGMA data_version")
-    defer { statement.reset() }
-    return try statement.step() ? statement.int64(0) : 0
+    try scalar("PRAGMA data_version") { $0.int64() } ?? 0
   }
-
-  /// The header of the file's WAL index (the `-shm` file), which SQLite rewrites on every commit
-  /// of any connection: while it stays the same, nobody has committed. 48 bytes, compared whole;
-  /// their layout is SQLite's (https://sqlite.org/walformat.html).
-  struct WALIndexHeader: Equatable {
-    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-
-    /// The commit counter (`iChange`): one more after each commit.
-    var change: UInt32 {
-      withUnsafeBytes(of: words) { $0.load(fromByteOffset: 8, as: UInt32.self) }
-    }
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-      lhs.words.0 == rhs.words.0 && lhs.words.1 == rhs.words.1 && lhs.words.2 == rhs.words.2
-        && lhs.words.3 == rhs.words.3 && lhs.words.4 == rhs.words.4 && lhs.words.5 == rhs.words.5
-    }
-
-    /// Reads the header of `db`'s WAL index; `nil` when it cannot be read whole.
-    fileprivate static func read(_ db: Database) -> WALIndexHeader? {
-      guard let handle = db.handle else { return nil }
-      var header = WALIndexHeader()
-      let code = db.call(.walIndex, sql: nil) {
-        // The main file and the index's first region, each looked up once and kept while SQLite
-        // keeps them (the file while the connection is open, the region while it is in WAL mode):
-        // a read then asks SQLite for nothing.
-        if db.walIndexRegion == nil {
-          if db.mainFile == nil {
-            db.mainFile = waypoint_main_file(UnsafeMutableRawPointer(handle))
-          }
-          var region: UnsafeRawPointer?
-          let mapped = waypoint_wal_index_region(db.mainFile, &region)
-          guard mapped == SQLITE_OK else { return mapped }
-          db.walIndexRegion = region
-        }
-        return withUnsafeMutableBytes(of: &header.words) { bytes in
-          waypoint_wal_index_header_in_region(
-            db.walIndexRegion, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self))
-        }
-      }
-      return code == SQLITE_OK ? header : nil
-    }
-  }
-
-  /// The header of the WAL index as it stands: read in memory, without a lock or a system call.
-  /// `nil` when it cannot be read whole (a commit writing it), and without reading anything when
-  /// the journal is not in WAL mode (where SQLite has no WAL index mapped, and asking for it would
-  /// make one).
-  func walIndexHeader() -> WALIndexHeader? { inWALMode ? WALIndexHeader.read(self) : nil }
-
-  /// The main database's `sqlite3_file`, found at the first read of the WAL-index header; `nil`
-  /// once closed.
-  @exclusivity(unchecked) fileprivate var mainFile: UnsafeMutableRawPointer?
-
-  /// The WAL index's first region as SQLite mapped it, found at the first read of the header
-  /// that found it mapped; `nil` once closed or after a change of the journal mode (leaving WAL
-  /// mode unmaps it, and coming back maps it anew).
-  @exclusivity(unchecked) fileprivate var walIndexRegion: UnsafeRawPointer?
-
-  /// Whether the journal is in WAL mode, as ``setJournalMode(_:)`` last found it.
-  @exclusivity(unchecked) private(set) var inWALMode = false
 
   /// Sets the journal mode (`PRAGMA journal_mode = <mode>`, `mode` one of SQLite's names) and
   /// returns the mode SQLite answers, lowercased (the mode in force, which may not be `mode`).
   func setJournalMode(_ mode: String) throws(SQLiteError) -> String? {
-    walIndexRegion = nil
-    let answer = try scalar("PRAGMA journal_mode = \(mode)") { $0.text() }??.lowercased()
-    inWALMode = answer == "wal"
-    return answer
-  }
-
-  /// How many rows this connection's statements have inserted, updated or deleted since it
-  /// opened. The corresponding C function is `sqlite3_total_changes`.
-  var totalChanges: Int32 { handle.map { sqlite3_total_changes($0) } ?? 0 }
-
-  /// The cached prepared statement for the SQL literal `sql`, found by the literal's address
-  /// (the same text always has the same address), as its last user left it: each user resets it
-  /// (``Statement/reset()``, which clears its bindings) before it returns, so that it is not
-  /// reset twice on every save.
-  func statement(literal sql: StaticString) throws(SQLiteError) -> Statement {
-    guard sql.hasPointerRepresentation else { return try statement(sql.description) }
-    let key = UInt(bitPattern: sql.utf8Start)
-    for literal in literals where literal.key == key { return literal.statement }
-    let prepared = try statement(sql.description)
-    literals.append((key, prepared))
-    return prepared
+    try scalar("PRAGMA journal_mode = \(mode)") { $0.text() }??.lowercased()
   }
 
   /// The cached prepared statement for `sql`, reset and with its bindings cleared.
@@ -493,45 +299,19 @@ final class Database {
     }
   }
 
-  /// Whether the database file was deleted or renamed (its path no longer leads to the file this
-  /// connection has open) since it was opened. The corresponding C call is `sqlite3_file_control`
-  /// with `SQLITE_FCNTL_HAS_MOVED` (a `stat` of the path); a failing call answers `false`.
+  /// Whether the database file was deleted or renamed since it was opened: the name SQLite
+  /// resolved when it opened the file no longer leads to it. The corresponding C call is
+  /// `sqlite3_file_control` with `SQLITE_FCNTL_HAS_MOVED`; a failing call answers `false`.
   ///
-  /// Where the file is watched (``FileWatch``, Linux), that call is skipped while the watch saw
-  /// nothing happen to the file and the last one, less than a second ago, found it in place.
+  /// It does not see a symbolic link on the app's path retargeted later (SQLite resolved the link
+  /// when it opened the file): ``SnapshotStore`` also compares the file at the app's path with
+  /// the one it opened.
   func hasMoved() -> Bool {
     guard let handle else { return false }
-    let now = Self.monotonicNanoseconds()
-    if let moveWatch {
-      if !moveWatch.takeEvents() {
-        if now < fullMoveCheckDue { return false }
-      } else {
-        // Watched again, from the path as it is now: the inode the watch was added for may not
-        // be the one now at the path (another file was there when it was added, or the kernel
-        // dropped the watch), and the full check below tells whether that one is the open file.
-        moveWatch.cancel()
-        self.moveWatch = nil
-        moveWatchStarted = false
-      }
-    }
-    if !moveWatchStarted {
-      // Watched from before the full check, so that nothing between the two is missed.
-      moveWatchStarted = true
-      if let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 {
-        moveWatch = FileWatch.shared?.register(name)
-      }
-    }
-    #if DEBUG
-      fullMoveChecks += 1
-    #endif
     var moved: Int32 = 0
     let code = call(.fileControl, sql: nil) {
       sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
     }
-    // Only a check that found the file in place lets the next ones rely on the watch for a
-    // second: after a failing call (the events it was to judge are taken) or a file found moved
-    // (which sends no new event to say it is still gone), the next check asks SQLite again.
-    fullMoveCheckDue = code == SQLITE_OK && moved == 0 ? now &+ 1_000_000_000 : now
     return code == SQLITE_OK && moved != 0
   }
 

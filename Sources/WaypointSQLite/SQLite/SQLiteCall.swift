@@ -22,13 +22,8 @@ enum SQLiteCall: Hashable, Sendable {
   case bind
   /// `sqlite3_file_control`.
   case fileControl
-  /// The read of the WAL index's header (`waypoint_wal_index_region`, `xShmMap` at the first
-  /// read, then `waypoint_wal_index_header_in_region`). A fault makes it unreadable: the caller
-  /// then asks `PRAGMA data_version`.
-  case walIndex
-  /// `sqlite3_wal_checkpoint_v2` (`SQLITE_CHECKPOINT_PASSIVE`), run by a store's
-  /// ``BackgroundCheckpointer`` on its own connection.
-  case checkpoint
+  /// `sqlite3_create_function_v2`, for the SQL functions a connection registers when it opens.
+  case createFunction
 }
 
 /// A fault to inject in place of a real SQLite call, in debug builds only.

@@ -8,8 +8,7 @@ import Foundation
 
 /// A prepared statement owned by a ``Database``'s cache.
 final class Statement {
-  /// Unchecked at run time, as its connection's handle is (``Database/handle``).
-  @exclusivity(unchecked) private var handle: OpaquePointer?
+  private var handle: OpaquePointer?
   let sql: String
   private unowned let database: Database
 
@@ -36,6 +35,10 @@ final class Statement {
     handle = nil
   }
 
+  /// Steps once outside the fault seam, for a caller that makes the step part of a call of its
+  /// own kind through the seam (``Database/execute(_:)-(Database.TransactionControl)``).
+  func stepOutsideSeam() -> Int32 { sqlite3_step(handle) }
+
   /// Resets the statement and clears its bindings, ready for the next use.
   func reset() {
     sqlite3_reset(handle)
@@ -47,42 +50,6 @@ final class Statement {
     for (offset, value) in values.enumerated() {
       try bind(value, at: Int32(offset + 1))
     }
-  }
-
-  /// Binds `bytes` as a blob to the parameter at `index` without SQLite copying them
-  /// (`SQLITE_STATIC`): the caller keeps them alive and unchanged until the statement is reset
-  /// (``reset()`` clears the binding).
-  func bind(borrowing bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-    let code = call(.bind) {
-      // A zero-length blob must still bind as a blob, not NULL.
-      sqlite3_bind_blob64(
-        handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(bytes.count),
-        nil)
-    }
-    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
-  }
-
-  /// Binds `bytes` as UTF-8 text to the parameter at `index` without SQLite copying them
-  /// (`SQLITE_STATIC`), with their byte length (a NUL inside is kept): as with
-  /// ``bind(borrowing:at:)``, the caller keeps them alive and unchanged until the statement is
-  /// reset.
-  func bind(borrowingText bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-    let code = call(.bind) {
-      bytes.withMemoryRebound(to: CChar.self) { chars in
-        // An empty text still needs a non-NULL pointer, or it would bind as NULL.
-        sqlite3_bind_text64(
-          handle, index, chars.baseAddress ?? UnsafePointer(bitPattern: 1), UInt64(chars.count),
-          nil, UInt8(SQLITE_UTF8))
-      }
-    }
-    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
-  }
-
-  /// Binds an integer to the parameter at `index`: ``bind(_:at:)`` for `.integer`, without the
-  /// value's enum.
-  func bind(integer value: Int64, at index: Int32) throws(SQLiteError) {
-    let code = call(.bind) { sqlite3_bind_int64(handle, index, value) }
-    guard code == SQLITE_OK else { throw database.error(code, sql: sql) }
   }
 
   /// Binds one value to the parameter at `index` (the first is 1).

@@ -1,23 +1,25 @@
 /// Where a store keeps each snapshot's restore bookkeeping (its unconfirmed-restore count and its
-/// quarantine mark), and its document's length, as SQL for the queries that read them.
+/// quarantine mark), and its document, as SQL for the queries that read them.
 ///
 /// From schema 3 on, the bookkeeping lives in `snapshot_mark`, apart from the documents, so that
 /// writing it never rewrites a document (SQLite rewrites a whole row when an `UPDATE` changes its
 /// size). A store of schema 1 or 2 opened read-only is never migrated: its bookkeeping is still in
 /// columns of `snapshot`, and reads take it from there. Writes only ever see schema 3 or later
-/// (opening read-write migrates first).
+/// (opening read-write migrates first). Likewise a store of schema 5 opened read-only may hold
+/// documents in that schema's stored form (``/Waypoint/StoredForm``), expanded as they are read.
 struct MarkColumns: Sendable {
   /// Whether the marks are in `snapshot_mark` (schema 3 and later).
   let separate: Bool
   /// Whether each count records the threshold it is counted against (schema 4 and later).
   let recordsThreshold: Bool
-  /// Whether each snapshot records its document's length as JSON (schema 5 and later).
-  let recordsJSONLength: Bool
+  /// Whether documents may be kept in their stored form, with their length as JSON recorded
+  /// apart (schema 5 only: migration 6 expanded them).
+  let storedForm: Bool
 
   init(schemaVersion: Int) {
     separate = schemaVersion >= 3
     recordsThreshold = schemaVersion >= 4
-    recordsJSONLength = schemaVersion >= 5
+    storedForm = schemaVersion == 5
   }
 
   /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
@@ -49,12 +51,23 @@ struct MarkColumns: Sendable {
       : "(SELECT count(quarantine) FROM snapshot WHERE scene_id = s.scene_id)"
   }
 
-  /// The length of the snapshot `s`'s document as JSON: `document_length` from schema 5 on (the
-  /// stored form is shorter), never less than the stored bytes (a value a file holds below them,
-  /// or NULL for a row written before schema 5, gives way to `length(document)`).
+  /// The length of the snapshot `s`'s document as JSON. In schema 5's stored form, its
+  /// recorded `document_length`, never less than the stored bytes (a value a file holds below
+  /// them, or NULL, gives way to `length(document)`).
   var documentLength: String {
-    recordsJSONLength
+    storedForm
       ? "max(coalesce(s.document_length, 0), length(s.document))" : "length(s.document)"
+  }
+
+  /// The snapshot `s`'s document when its stored bytes are at most `limit` (a parameter, `?1`
+  /// or `?`), NULL otherwise, so that a planted oversized document is never loaded. In schema
+  /// 5's stored form, expanded as it is read (the same limit applies to the expanded document;
+  /// a document that would be over it is left unexpanded, and reads as unreadable).
+  func document(within limit: String) -> String {
+    storedForm
+      ? "CASE WHEN length(s.document) <= \(limit) THEN "
+        + "\(Database.expandedDocumentFunction)(s.document, \(limit)) END"
+      : "CASE WHEN length(s.document) <= \(limit) THEN s.document END"
   }
 
   /// The number of quarantined snapshots of the whole store.

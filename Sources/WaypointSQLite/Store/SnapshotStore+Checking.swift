@@ -199,7 +199,7 @@ extension SnapshotStore {
     var count = 0
     try database.query(
       """
-      SELECT \(infoColumns(marks)), CASE WHEN length(s.document) <= ? THEN s.document END
+      SELECT \(infoColumns(marks)), \(marks.document(within: "?1"))
       FROM snapshot s\(marks.join) ORDER BY s.id
       """, [.integer(Int64(limit))]
     ) { row throws(SQLiteError) in

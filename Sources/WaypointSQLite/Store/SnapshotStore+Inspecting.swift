@@ -40,26 +40,20 @@ extension SnapshotStore {
   }
 
   /// Reads the columns of ``infoColumns`` followed by the document as
-  /// `CASE WHEN length(s.document) <= limit THEN s.document END` (`limit` being
-  /// `limits.maxDocumentBytes`): a document over the limit, stored or once expanded
-  /// (``/Waypoint/StoredDocument``), comes as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``;
+  /// ``MarkColumns/document(within:)`` reads it (`limit` being `limits.maxDocumentBytes`): a
+  /// document over the limit comes as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``,
   /// any other as its JSON.
   static func storedSnapshot(_ row: inout Row, limits: InputLimits) -> StoredSnapshot {
     let info = info(&row)
     let limit = limits.maxDocumentBytes
-    guard let bytes = row.blob() else {
+    guard let bytes = row.blob(), info.byteCount <= limit else {
       guard info.byteCount <= limit else {
         return StoredSnapshot(
           info: info, document: .tooLarge(byteCount: info.byteCount, limit: limit))
       }
       return StoredSnapshot(info: info, document: .read(Data()))
     }
-    switch StoredDocument.expanded(bytes, limits: limits) {
-    case .document(let document):
-      return StoredSnapshot(info: info, document: .read(document))
-    case .tooLarge(let byteCount):
-      return StoredSnapshot(info: info, document: .tooLarge(byteCount: byteCount, limit: limit))
-    }
+    return StoredSnapshot(info: info, document: .read(bytes))
   }
 
   /// The scene's snapshots, newest first.
@@ -88,8 +82,8 @@ extension SnapshotStore {
     return try read { db throws(SQLiteError) in
       try db.scalar(
         """
-        SELECT \(infoColumns), CASE WHEN length(s.document) <= ? THEN s.document END
-        FROM snapshot s\(marks.join) WHERE s.id = ?
+        SELECT \(infoColumns), \(marks.document(within: "?1"))
+        FROM snapshot s\(marks.join) WHERE s.id = ?2
         """,
         [.integer(Int64(limit)), .integer(id)]
       ) { row in Self.storedSnapshot(&row, limits: configuration.limits) }
@@ -106,7 +100,7 @@ extension SnapshotStore {
       try db.rows(
         """
         SELECT \(infoColumns),
-          c.total, \(marks.quarantinedInScene), CASE WHEN length(s.document) <= ? THEN s.document END
+          c.total, \(marks.quarantinedInScene), \(marks.document(within: "?1"))
         FROM snapshot s JOIN (
           SELECT scene_id, max(id) AS latest, count(*) AS total
           FROM snapshot GROUP BY scene_id) c ON s.id = c.latest\(marks.join)
@@ -119,7 +113,6 @@ extension SnapshotStore {
         let snapshotCount = row.int()
         let quarantinedCount = row.int()
         let depths = row.blob()
-          .flatMap { StoredDocument.expandedDocument($0, limits: limits) }
           .flatMap { try? SceneSnapshot(reading: $0, limits: limits) }?.stacks.mapValues(\.count)
         return SceneSummary(
           id: latest.scene, latest: latest, snapshotCount: snapshotCount,

@@ -236,10 +236,8 @@ extension SnapshotStore {
 
   /// Checks the document's length (without reading it), then, with a `threshold`, counts a
   /// restore of the snapshot (recording the threshold, for tools that judge the store offline),
-  /// and reads its document, expanded from its stored form (``/Waypoint/StoredDocument``). A
-  /// document over `limits.maxDocumentBytes`, stored or expanded, is neither counted nor read;
-  /// its size is reported as the tools report it (`marks`' ``MarkColumns/documentLength``: the
-  /// recorded JSON length from schema 5 on, never below the stored bytes).
+  /// and reads its document. A document over `limits.maxDocumentBytes` is neither counted nor
+  /// read; its size is reported as the tools report it (``MarkColumns/documentLength``).
   private static func readChecked(
     _ id: Int64, _ db: Database, _ marks: MarkColumns, limits: InputLimits,
     countingAgainst threshold: Int?
@@ -249,24 +247,13 @@ extension SnapshotStore {
     let (byteCount, document) =
       try db.scalar(
         """
-        SELECT length(document), CASE WHEN length(document) <= ?2 THEN document END
-        FROM snapshot WHERE id = ?1
+        SELECT \(marks.documentLength), \(marks.document(within: "?2"))
+        FROM snapshot s WHERE s.id = ?1
         """, [.integer(id), .integer(Int64(limit))]
       ) { row in
         (row.int(), row.blob())
       } ?? (0, nil)
-    guard byteCount <= limit else {
-      // Read again only on this rare path: the saves' path reads the stored length alone.
-      let recorded = try db.scalar(
-        "SELECT \(marks.documentLength) FROM snapshot s WHERE s.id = ?", [.integer(id)]
-      ) { $0.int() }
-      return .tooLarge(byteCount: max(byteCount, recorded ?? byteCount))
-    }
-    let expanded: Data
-    switch StoredDocument.expanded(document ?? Data(), limits: limits) {
-    case .document(let bytes): expanded = bytes
-    case .tooLarge(let byteCount): return .tooLarge(byteCount: byteCount)
-    }
+    guard byteCount <= limit else { return .tooLarge(byteCount: byteCount) }
     if let threshold {
       // In the small table: the document's row is never rewritten.
       try db.run(
@@ -279,7 +266,7 @@ extension SnapshotStore {
         """,
         [.integer(id), .integer(Int64(threshold))])
     }
-    return .document(expanded, counted: threshold != nil)
+    return .document(document ?? Data(), counted: threshold != nil)
   }
 
   private enum Bookkeeping {

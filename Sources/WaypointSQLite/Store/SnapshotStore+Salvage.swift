@@ -120,11 +120,11 @@ private struct Salvage {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
       + "\(marks.documentLength), "
       + (marks.separate ? "NULL, NULL, NULL, 0, NULL" : marks.columns)
-      + ", CASE WHEN length(s.document) <= ? THEN s.document END"
+      + ", \(marks.document(within: "?1"))"
   }
 
   private var rowSQL: String {
-    "SELECT \(columns) FROM snapshot s WHERE s.id >= ? ORDER BY s.id"
+    "SELECT \(columns) FROM snapshot s WHERE s.id >= ?2 ORDER BY s.id"
   }
 
   /// The snapshot with its quarantine mark from `snapshot_mark`, when the marks live there and
@@ -214,7 +214,7 @@ private struct Salvage {
     var reason = "its row is damaged"
     do {
       whole = try database.scalar(
-        "SELECT \(columns) FROM snapshot s WHERE s.id = ?", [.integer(Int64(limit)), .integer(id)]
+        "SELECT \(columns) FROM snapshot s WHERE s.id = ?2", [.integer(Int64(limit)), .integer(id)]
       ) { row in SnapshotStore.storedSnapshot(&row, limits: limits) }.map(withMark)
     } catch {
       reason = "its row is damaged (\(error.message))"

@@ -16,7 +16,7 @@ extension SnapshotStore {
   package func forEachSnapshot(_ body: (StoredSnapshot) -> Bool) throws(StoreError) {
     try stream(
       """
-      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      SELECT \(infoColumns), \(marks.document(within: "?1"))
       FROM snapshot s\(marks.join) ORDER BY s.id
       """, [], body)
   }
@@ -41,7 +41,7 @@ extension SnapshotStore {
     // order, by scene id, without sorting them (an ORDER BY here would sort the documents too).
     try stream(
       """
-      SELECT \(infoColumns), CASE WHEN length(s.document) <= ?1 THEN s.document END
+      SELECT \(infoColumns), \(marks.document(within: "?1"))
       FROM (
         SELECT scene_id, max(id) AS id FROM snapshot
         WHERE ?2 IS NULL OR scene_id > ?2

@@ -58,20 +58,20 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The newest schema version this build knows.
   package static var supportedSchemaVersion: Int { SchemaMigration.all.last?.version ?? 0 }
 
-  /// The connection; replaced only by `reopenClosed()`, under `lock`. Its accesses (loads, and
-  /// that one store) are not checked at run time (`@exclusivity(unchecked)`): every call reads it.
-  @exclusivity(unchecked) private(set) var database: Database
+  /// The connection; replaced only by ``reopenClosed()``, under `lock`.
+  private(set) var database: Database
   private let lock = NSLock()
   private let migrations: [SchemaMigration]
   private let faults: FaultInjector?
+  /// The file the connection opened, as the path led to it then: when the path leads elsewhere
+  /// (the file deleted, renamed or replaced, a symbolic link on the way retargeted, the folder
+  /// moved), a write would land in a file the next launch does not open.
+  private var openedFile: StoreFile.Identity?
   /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
   /// belongs to a file put in place of the store.
   private var walFile: StoreFile.Identity?
-  /// Each scene's latest snapshot as this connection knows it (saves); used under `lock`.
-  private let latestSnapshots = LatestSnapshotCache()
-  /// The memory every save encodes its document into, kept from one save to the next; used with
-  /// the lock held (``locked(_:)``).
-  let documentBuffer = DocumentBuffer()
+  /// Each scene's latest snapshot as this connection knows it; used under `lock`.
+  var latestSnapshots = LatestSnapshotCache()
 
   /// Opens (creating if needed) the store at `path`.
   ///
@@ -113,26 +113,8 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     (database, schemaVersion) = opened
     self.recovered = recovery
+    openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
-    startCheckpoints(database)
-  }
-
-  /// Sets who copies the WAL of `db`, the store's connection just opened, into the file
-  /// (``StoreConfiguration/checkpointing``). Read-write stores only.
-  private func startCheckpoints(_ db: Database) {
-    guard access == .readWrite else { return }
-    switch configuration.checkpointing {
-    case .duringSaves(let pages):
-      db.checkpointDuringCommits(afterPages: pages)
-    case .inBackground(let pages):
-      // The file this connection has open: the checkpoints' connection opens no other.
-      let file = StoreFile.Identity(of: StoreFile.target(of: path))
-      db.checkpointInBackground(
-        BackgroundCheckpointer(pages: pages, writers: lock) {
-          [path, configuration, faults] in
-          Self.checkpointConnection(path, configuration, file, faults)
-        })
-    }
   }
 
   private static func open(
@@ -226,6 +208,7 @@ public final class SnapshotStore: @unchecked Sendable {
           path: path, detail: "journal_mode=WAL answered \(mode ?? "nothing")")
       }
       try applyDurability(configuration.durability, to: db)
+      db.checkpointDuringCommits(afterPages: configuration.checkpointAfterPages)
       // Up to date (the usual open): no write transaction per migration.
       if case .waypoint(let version) = identity, version == supported {
         return (db, version)
@@ -248,39 +231,6 @@ public final class SnapshotStore: @unchecked Sendable {
       try db.execute(
         "PRAGMA synchronous = FULL; PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
     }
-  }
-
-  /// Opens the connection of a store's background checkpoints (``BackgroundCheckpointer``), with
-  /// the store's durability: only while the path leads to `file`, the file the store's own
-  /// connection opened, and kept only when, after its first read (where SQLite opens the WAL and
-  /// its index), its file is still that one and in WAL mode. It never checkpoints when it closes,
-  /// so a connection refused after its read copies nothing into the file it opened; its waits for
-  /// a lock last 100 ms at most, so that ending the thread never waits long for an open. `nil`
-  /// otherwise, or on any error.
-  static func checkpointConnection(
-    _ path: String, _ configuration: StoreConfiguration, _ file: StoreFile.Identity?,
-    _ faults: FaultInjector?
-  ) -> Database? {
-    let target = StoreFile.target(of: path)
-    guard let file, StoreFile.Identity(of: target) == file,
-      let db = try? Database(
-        path: path, mode: .readWriteExisting,
-        busyTimeoutMilliseconds: min(100, configuration.busyTimeoutMilliseconds), faults: faults)
-    else { return nil }
-    guard db.disableCheckpointOnClose() else {
-      db.close()
-      return nil
-    }
-    do {
-      try applyDurability(configuration.durability, to: db)
-      _ = try db.scalar("PRAGMA schema_version") { $0.int64() }
-      let mode = try db.scalar("PRAGMA journal_mode") { $0.text() } ?? nil
-      if mode?.lowercased() == "wal", !db.hasMoved(), StoreFile.Identity(of: target) == file {
-        return db
-      }
-    } catch {}
-    db.close()
-    return nil
   }
 
   /// Reads the first and the last row of each table and index of the schema (the path from its
@@ -368,6 +318,9 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// Runs `body` on the connection, serialized with every other call, mapping SQLite's errors.
+  ///
+  /// - Throws: the error of reopening the path when the connection is closed (the file was moved
+  ///   away and nothing can be opened at the path now), or `body`'s errors as ``StoreError``.
   @discardableResult
   func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     lock.lock()
@@ -379,7 +332,7 @@ public final class SnapshotStore: @unchecked Sendable {
   private func withLockedDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
     throws(StoreError) -> T
   {
-    reopenClosed()
+    try reopenClosed()
     do {
       return try body(database)
     } catch {
@@ -402,15 +355,11 @@ public final class SnapshotStore: @unchecked Sendable {
     guard case .some(.some(let problem)) = try? Self.quickCheck(database) else { return }
     guard configuration.recoversCorruptFiles else { return }
     database.close()
-    latestSnapshots.invalidate()
-    guard let movedTo = try? StoreFile.moveAside(path) else {
-      reopenClosed()
-      return
-    }
+    guard let movedTo = try? StoreFile.moveAside(path) else { return }
     recovered = StoreRecovery(movedTo: movedTo, cause: problem)
     // The moved file's WAL went with it: nothing is left to set aside.
     walFile = nil
-    reopenClosed()
+    try? reopenClosed()
   }
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`), waiting for the lock at most
@@ -419,9 +368,7 @@ public final class SnapshotStore: @unchecked Sendable {
   /// - Parameters:
   ///   - busyTimeout: The longest to wait for the lock; `nil`: the configured busy timeout.
   ///   - scene: The one scene `body` changes, when it changes one scene's rows only (a restore's
-  ///     bookkeeping): the saves' cache forgets that scene alone, records this commit as a save's
-  ///     (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), and the other scenes'
-  ///     saves stay answered from it without a read of `data_version`. `nil`: the whole cache is
+  ///     bookkeeping): the saves' cache forgets that scene alone. `nil`: the whole cache is
   ///     emptied.
   ///   - body: The transaction's work.
   @discardableResult
@@ -435,43 +382,9 @@ public final class SnapshotStore: @unchecked Sendable {
         if busyTimeout != nil { db.setBusyTimeout(configuration.busyTimeoutMilliseconds) }
       }
       // A write that is not a save may change what the saves know (a mark, a deletion).
-      guard let scene else {
-        latestSnapshots.invalidate()
-        return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
-      }
-      // The other scenes' entries stay valid across this transaction, which changes one scene's
-      // rows: its commit is recorded as a save's is, so that the next unchanged save of another
-      // scene still asks nothing of SQLite.
-      let cache = latestSnapshots
-      cache.forget(LatestSnapshotCache.Key(scene))
-      do throws(SQLiteError) {
-        return try recordingOwnCommit(db, cache) { () throws(SQLiteError) in try body(db) }
-      } catch {
-        cache.invalidate()
-        throw error
-      }
+      if let scene { latestSnapshots.forget(scene) } else { latestSnapshots.invalidate() }
+      return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }
-  }
-
-  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) whose commit the cache of each scene's
-  /// latest snapshot records as this connection's own: the cache is checked under the write lock
-  /// (the header read then is the latest, which only this transaction can change), and after the
-  /// commit ``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)`` keeps the header only
-  /// when nobody else committed in between. `body` must leave the cache true of the rows it
-  /// changed (a save records its snapshot; a restore's bookkeeping forgot its scene first).
-  private func recordingOwnCommit<T>(
-    _ db: Database, _ cache: LatestSnapshotCache, _ body: () throws(SQLiteError) -> T
-  ) throws(SQLiteError) -> T {
-    var before: Database.WALIndexHeader?
-    var changes: Int32 = 0
-    let result = try db.transaction(immediate: true) { () throws(SQLiteError) in
-      before = try cache.check(db, underWriteLock: true).header
-      changes = db.totalChanges
-      return try body()
-    }
-    cache.recordOwnCommit(
-      before: before, after: db.walIndexHeader(), wrote: db.totalChanges != changes)
-    return result
   }
 
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
@@ -487,131 +400,76 @@ public final class SnapshotStore: @unchecked Sendable {
     }
   }
 
-  /// How a save ends: without a transaction when the connection's cache of the scene's latest
-  /// snapshot answers, or in a write transaction.
-  enum SaveStep<T> {
-    /// The answer, found without a transaction.
-    case answered(T)
-    /// A write transaction is needed.
-    case write
-  }
-
-  /// Runs `body` holding the store's lock, which ``answerSaveLocked(_:)``,
-  /// ``saveLocked(lookUp:_:)`` and ``documentBuffer`` need: a save runs every step in one hold.
-  func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body()
-  }
-
-  /// Answers a save from the cache of each scene's latest snapshot alone, before anything is
-  /// encoded: `lookUp` first, and when it answers, again after the file-replaced check and the
-  /// cache's check against the file (``LatestSnapshotCache/check(_:underWriteLock:)``: the WAL
-  /// index's header, else `PRAGMA data_version`). `nil` when it does not answer (the save goes
-  /// on). Call with the lock held (``locked(_:)``).
-  func answerSaveLocked<T>(_ lookUp: (LatestSnapshotCache) -> T?) throws(StoreError) -> T? {
-    // A save the cache cannot answer goes on, to the checks that come before any error.
-    guard access == .readWrite else { return nil }
-    guard let answer = lookUp(latestSnapshots) else { return nil }
-    try reopenIfMovedLocked()
-    return try withLockedDatabase { db throws(SQLiteError) in
-      // Another connection's commit since (or a write of this store meanwhile): asked again.
-      let cache = latestSnapshots
-      guard try cache.check(db).kept else { return lookUp(cache) }
-      return answer
-    }
-  }
-
-  /// Runs a save: `lookUp` first, outside any transaction, and when it answers, again after the
-  /// cache of each scene's latest snapshot was checked against the file
-  /// (``LatestSnapshotCache/check(_:underWriteLock:)``: another connection's commit empties it); then, unless it
-  /// answered, `body` in a write transaction (`BEGIN IMMEDIATE`), with the cache checked again
-  /// under the lock. After the commit, the cache records the WAL index's header when nobody else
-  /// committed meanwhile (``LatestSnapshotCache/recordOwnCommit(before:after:wrote:)``), so that
-  /// the next unchanged save asks nothing of SQLite. The cache is emptied when the transaction
-  /// fails, so that nothing `body` recorded in it outlives a rollback. Call with the lock held
-  /// (``locked(_:)``).
-  func saveLocked<T>(
-    lookUp: (LatestSnapshotCache) -> SaveStep<T>,
-    _ body: (Database, LatestSnapshotCache) throws(SQLiteError) -> T
-  ) throws(StoreError) -> T {
-    try withWritableLockedDatabase { db throws(SQLiteError) in
-      let cache = latestSnapshots
-      do throws(SQLiteError) {
-        // The cache is checked against the file only when it would answer: a save that writes
-        // anyway checks it under the lock, without a read transaction first.
-        if case .answered = lookUp(cache) {
-          try cache.check(db)
-          if case .answered(let answer) = lookUp(cache) { return answer }
-        }
-        return try recordingOwnCommit(db, cache) { () throws(SQLiteError) in
-          try body(db, cache)
-        }
-      } catch {
-        cache.invalidate()
-        throw error
-      }
-    }
-  }
-
-  /// ``withDatabase(_:)`` for a write, in one hold of `lock` with the file-replaced check before
-  /// `body` (``reopenIfMovedLocked()``).
+  /// ``withDatabase(_:)`` for a write, after checking that the path still leads to the file the
+  /// connection has open (``checkFileInPlaceLocked()``).
   ///
   /// - Throws: ``StoreError/Code/readOnly`` for a store opened read-only,
-  ///   ``StoreError/Code/replaced`` when the file was replaced (`body` does not run), and
-  ///   `body`'s errors as ``withDatabase(_:)`` maps them.
-  private func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
+  ///   ``StoreError/Code/replaced`` or ``StoreError/Code/cannotOpen`` when the file is no longer
+  ///   at the path (`body` does not run), and `body`'s errors as ``withDatabase(_:)`` maps them.
+  func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
     throws(StoreError) -> T
   {
     lock.lock()
     defer { lock.unlock() }
-    return try withWritableLockedDatabase(body)
-  }
-
-  /// ``withWritableDatabase(_:)`` for a caller that holds `lock` already.
-  private func withWritableLockedDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
-    throws(StoreError) -> T
-  {
     guard access == .readWrite else {
       throw .readOnly(path: path, detail: "the store was opened read-only")
     }
-    try reopenIfMovedLocked()
+    try checkFileInPlaceLocked()
     return try withLockedDatabase(body)
   }
 
-  /// Before a write, with `lock` held: when the open file was deleted or replaced since it was
-  /// opened (`SQLITE_FCNTL_HAS_MOVED`: the path no longer leads to the same inode), the write would
-  /// land in a file nobody will ever open again. Reopens the path (creating a fresh store where the
-  /// file was deleted) and throws ``StoreError/Code/replaced``, so that the caller knows this write
-  /// did not happen and the next one goes to the file now at the path.
-  private func reopenIfMovedLocked() throws(StoreError) {
-    guard database.handle != nil, database.hasMoved() else { return }
+  /// Before a write, with `lock` held: when the path no longer leads to the file the connection
+  /// has open, a write would land in a file nobody opens again. The file was deleted, renamed or
+  /// replaced (SQLite's `SQLITE_FCNTL_HAS_MOVED`), or the path now leads elsewhere: a symbolic
+  /// link on the way retargeted, the folder moved (a `stat` of the path, compared with the file
+  /// opened). The connection is closed and the path opened again (a fresh store where nothing
+  /// stands), and the write is refused: ``StoreError/Code/replaced`` when the path opened, so
+  /// that the next write goes to the file now there; the reopening's error (such as
+  /// ``StoreError/Code/cannotOpen`` for a folder that is gone) when it did not, which the
+  /// following calls throw too until the path opens again.
+  private func checkFileInPlaceLocked() throws(StoreError) {
+    guard database.handle != nil else { return }
+    guard database.hasMoved() || StoreFile.Identity(of: path) != openedFile else { return }
     database.close()
-    reopenClosed()
+    do {
+      try reopenClosed()
+    } catch {
+      throw error.movedAway()
+    }
     throw .replaced(path: path)
   }
 
-  /// Opens the path again after the file was replaced; on failure the connection stays closed and
-  /// the next call tries again. Call with `lock` held.
+  /// Opens the path again when the connection is closed (the file was replaced or found
+  /// corrupt); with `lock` held.
   ///
   /// SQLite neither checkpoints nor removes the WAL of a file that has moved. Left at the path, the
-  /// old file's WAL (known by its inode) would be replayed into the file now there: it is set aside
-  /// first (renamed `<path>-wal.orphaned-<time>`, never deleted), and its `-shm` index removed.
-  /// When it cannot be renamed, the path is not opened.
-  private func reopenClosed() {
+  /// old file's WAL (known by its inode) would be replayed into another file now there: it is set
+  /// aside first (renamed `<path>-wal.orphaned-<time>`, never deleted), and its `-shm` index
+  /// removed. When the file the store had is back at the path (its folder moved away and back),
+  /// its WAL is its own and stays.
+  ///
+  /// - Throws: why the path cannot be opened; the connection then stays closed, and the next call
+  ///   tries again.
+  private func reopenClosed() throws(StoreError) {
     guard database.handle == nil else { return }
+    latestSnapshots.invalidate()
     let wal = StoreFile.target(of: path) + "-wal"
-    if let walFile, StoreFile.Identity(of: wal) == walFile {
+    if let walFile, StoreFile.Identity(of: wal) == walFile,
+      StoreFile.Identity(of: path) != openedFile
+    {
       let aside = StoreFile.freePath(beside: wal, label: "orphaned", now: Date())
-      guard rename(wal, aside) == 0 else { return }
+      guard rename(wal, aside) == 0 else {
+        throw .ioError(
+          path: path,
+          detail: "cannot set aside the WAL of the file that was replaced: "
+            + String(cString: strerror(errno)))
+      }
       unlink(StoreFile.target(of: path) + "-shm")
     }
-    latestSnapshots.invalidate()
-    if let reopened = try? Self.open(path, configuration, access, migrations, faults) {
-      database = reopened.0
-      walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
-      startCheckpoints(database)
-    }
+    let reopened = try Self.open(path, configuration, access, migrations, faults)
+    database = reopened.0
+    openedFile = StoreFile.Identity(of: path)
+    walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
   /// Runs `body` in a read transaction, so that it sees one consistent state of the file.
@@ -620,18 +478,6 @@ public final class SnapshotStore: @unchecked Sendable {
     try withDatabase { db throws(SQLiteError) in
       try db.transaction(immediate: false) { () throws(SQLiteError) in try body(db) }
     }
-  }
-
-  /// The checkpoints the store's thread has run on its current connection
-  /// (``StoreConfiguration/Checkpointing/inBackground(afterPages:)``) that copied the whole WAL,
-  /// the wall time of their SQLite calls (the work the saves did not wait for), and the WAL frames
-  /// the connection's commits wrote meanwhile (benchmarks).
-  package var backgroundCheckpoints: (completed: Int, time: Duration, framesCommitted: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let checkpointer = database.checkpointer else { return (0, .zero, 0) }
-    let totals = checkpointer.totals
-    return (totals.completed, totals.time, checkpointer.framesCommitted)
   }
 
   #if DEBUG

@@ -53,9 +53,17 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// When the file is corrupt or not a database at all, move it aside (renamed, never deleted) and
   /// start a fresh store. Default `true`; tools that inspect files from elsewhere turn it off.
   public var recoversCorruptFiles: Bool
-  /// When the write-ahead log is copied into the file (a checkpoint). Default
-  /// ``Checkpointing/inBackground(afterPages:)`` at 1,000 pages: no save copies the WAL itself.
-  public var checkpointing: Checkpointing
+  /// How many pages the write-ahead log (WAL) may hold before a save copies it into the file (a
+  /// checkpoint): the save whose commit leaves this many or more copies them before it returns,
+  /// SQLite's own policy (`wal_autocheckpoint`). With the default, 1,000 pages (4 MiB) and 1 KiB
+  /// documents, a few milliseconds once every two hundred saves or so. A checkpoint waits for the
+  /// disk twice (`fsync`; `F_FULLFSYNC` with ``Durability/full`` on Apple platforms), and the WAL
+  /// holds every commit until it is copied, so nothing is lost when a checkpoint is cut short.
+  /// Every checkpoint runs inside a call of the store: none runs after a call returned. Values
+  /// below 1 are taken as 1.
+  public var checkpointAfterPages: Int {
+    didSet { checkpointAfterPages = max(1, checkpointAfterPages) }
+  }
 
   /// Creates a configuration; every value has the default described on its property.
   public init(
@@ -68,7 +76,7 @@ public struct StoreConfiguration: Hashable, Sendable {
     recoversCorruptFiles: Bool = true,
     retentionSlack: Int = 31,
     integrityCheck: IntegrityCheck = .afterErrors,
-    checkpointing: Checkpointing = .inBackground(afterPages: 1000)
+    checkpointAfterPages: Int = 1000
   ) {
     self.durability = durability
     self.busyTimeout = busyTimeout
@@ -79,32 +87,7 @@ public struct StoreConfiguration: Hashable, Sendable {
     self.recoversCorruptFiles = recoversCorruptFiles
     self.retentionSlack = max(0, retentionSlack)
     self.integrityCheck = integrityCheck
-    self.checkpointing = checkpointing
-  }
-
-  /// When a read-write store copies its write-ahead log (WAL) into the file: a checkpoint, which
-  /// writes each page changed since the last one into the file and waits for the disk twice
-  /// (`fsync`; `F_FULLFSYNC` with ``Durability/full`` on Apple platforms). Either way the WAL
-  /// holds every commit until it is copied, so nothing is lost when a checkpoint is late,
-  /// interrupted or fails; the WAL only grows meanwhile. Each process that opens the store
-  /// checkpoints as its own configuration says.
-  public enum Checkpointing: Hashable, Sendable {
-    /// SQLite's own policy (`wal_autocheckpoint`): the save whose commit leaves `pages` or more
-    /// pages in the WAL copies them before it returns (with 1,000 pages and 1 KiB documents, a
-    /// few milliseconds once every two hundred saves or so). Values below 1 are taken as 1.
-    case duringSaves(afterPages: Int)
-    /// A thread of the store's own copies the WAL through a second connection to the file once a
-    /// commit leaves `pages` or more in it, and the save returns at once. The thread copies the
-    /// last frames holding the store's lock, so that the WAL starts over; a save that comes
-    /// then waits for those few frames. The thread starts at the first such commit and ends with
-    /// the store's connection (the store released, or its file replaced); a checkpoint under way
-    /// is then interrupted, and the rest is copied by the next checkpoint or when the file's last
-    /// connection closes. When the thread falls behind or cannot checkpoint (its connection
-    /// cannot be opened, tried again a second later; the file at the path is no longer the one
-    /// the store opened), a commit that leaves four times `pages` in the WAL copies it itself, as
-    /// ``duringSaves(afterPages:)`` does. Values below 1 are taken as 1. The default, with 1,000
-    /// pages.
-    case inBackground(afterPages: Int)
+    self.checkpointAfterPages = max(1, checkpointAfterPages)
   }
 
   /// When a read-write store runs SQLite's `quick_check`, which reads the whole file.

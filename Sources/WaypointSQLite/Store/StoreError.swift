@@ -149,6 +149,16 @@ extension StoreError {
         + "store reopened the file now at the path")
   }
 
+  /// This error, thrown by reopening a store's path after the file the store had open moved away,
+  /// with that said first: nothing was written, and the path cannot be opened now.
+  func movedAway() -> Self {
+    var error = self
+    error.message =
+      "the store file was moved or deleted while open, and the path cannot be opened now ("
+      + message + "); nothing was written"
+    return error
+  }
+
   static func sqlite(path: String, _ error: SQLiteError) -> Self {
     Self(.sqlite, path: path, "\(error)", underlying: error)
   }
