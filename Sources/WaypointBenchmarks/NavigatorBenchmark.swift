@@ -3,11 +3,14 @@ import Waypoint
 import WaypointNavigation
 import WaypointSQLite
 
-/// `--navigator`: what a navigation change costs the calling actor (the save happens elsewhere),
-/// and how many writes 100 changes within one save delay make.
+/// What a navigation change costs the main actor: the change itself (the save happens elsewhere,
+/// later) and one read of the stack the way the `NavigationPath` binding reads it when SwiftUI
+/// evaluates the body again.
 @MainActor
 enum NavigatorBenchmark {
-  static func run(iterations: Int, in directory: URL) async throws {
+  static func changeMicroseconds(changes: Int, in directory: URL, log: (String) -> Void)
+    async throws -> Double
+  {
     let store = try SnapshotStore(
       path: directory.appendingPathComponent("navigator.sqlite").path,
       configuration: StoreConfiguration(retention: 1000))
@@ -15,21 +18,23 @@ enum NavigatorBenchmark {
       scene: "scene", store: store, restorer: restorer,
       configuration: NavigatorConfiguration(saveDelay: .milliseconds(500), confirmationDelay: nil))
     await navigator.restore()
-    print("Navigator: \(iterations) changes (push and pop alternating), save delay 0.5 s")
-    // The first change of each delay schedules the save; the others only mark the state changed.
-    let change = median(iterations) { index in
+    navigator.replaceStack(Fixtures.routes(1), named: "shop")
+    var read = 0
+    let change = median(changes) { index in
       if index.isMultiple(of: 2) {
-        navigator.push(Route.product(id: index, variant: "blue-42"))
+        navigator.push(Route.product(id: index, variant: "blue-42"), on: "shop")
       } else {
-        navigator.pop()
+        navigator.pop(from: "shop")
       }
+      read += navigator.navigationPathData("shop").count
     }
     await navigator.flush()
-    let before = try store.history(scene: "scene").count
-    for index in 0..<100 { navigator.push(Route.review(productId: 1, page: index)) }
-    await navigator.waitForScheduledSave()
-    let writes = try store.history(scene: "scene").count - before
-    print(String(format: "median per navigation change on the main actor   %8.2f µs", change))
-    print("writes for 100 changes within one save delay        \(writes)")
+    log("")
+    log(
+      String(
+        format:
+          "navigator: a change and one read of its NavigationPath on the main actor, median of %d: %.2f µs",
+        changes, change))
+    return change
   }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import Waypoint
+import WaypointNavigation
+import WaypointSQLite
+
+/// `waypoint-bench --launch-child navigator STORE | json FILE`: what an app does at launch to
+/// show its scene, alone in a process, so that the benchmark times it from spawn to exit.
+enum LaunchChild {
+  /// The scene both children restore: the benchmark's shop stack of 11 routes, an account stack
+  /// of one and a selected tab.
+  static let scene = "launch"
+
+  /// The scene as an app that keeps its state in a JSON file (what `@SceneStorage` holds) has it.
+  struct SceneFile: Codable {
+    var shop: [Route]
+    var account: [Route]
+    var tab: String
+  }
+
+  /// Writes the scene into a new store at `store` and as JSON at `file`.
+  static func prepare(store: String, file: String) throws {
+    _ = try SnapshotStore(path: store).save(Fixtures.snapshot(7), scene: scene)
+    let state = SceneFile(shop: Fixtures.routes(7), account: [.settings], tab: "shop")
+    try JSONEncoder().encode(state).write(to: URL(fileURLWithPath: file))
+  }
+
+  /// Runs one child: exits 0 when the scene came back whole, 1 otherwise.
+  @MainActor
+  static func run(_ mode: String, _ path: String) async -> Int32 {
+    switch mode {
+    case "navigator":
+      let navigator = SceneNavigator(scene: scene, storePath: path, restorer: restorer)
+      let report = await navigator.restore()
+      // The app confirms once its restored screens are up (the crash-loop guard).
+      await navigator.uiIsUp()
+      return report.outcome == .restored && navigator.stack("shop").count == 11 ? 0 : 1
+    case "json":
+      guard let data = FileManager.default.contents(atPath: path),
+        let state = try? JSONDecoder().decode(SceneFile.self, from: data)
+      else { return 1 }
+      return state.shop.count == 11 ? 0 : 1
+    default:
+      return 64
+    }
+  }
+}
