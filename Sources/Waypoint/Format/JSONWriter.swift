@@ -1,11 +1,13 @@
 import Foundation
 
-/// Writes compact JSON bytes by hand, for the few fixed shapes Waypoint writes on every save.
+/// Writes compact JSON bytes by hand: the snapshot documents of every save, and the route payloads
+/// of ``RouteEncoder``.
 ///
-/// Strings are escaped as `JSONEncoder` does with `.withoutEscapingSlashes`: `"` and `\` escaped,
-/// `\b \f \n \r \t` by name, other control characters as `\u00XX`, everything else as UTF-8. The
-/// writer places the commas: call ``key(_:)`` before each member of an object; values of an array
-/// follow each other.
+/// Strings are escaped as `JSONEncoder` does: `"` and `\` escaped, `\b \f \n \r \t` by name, other
+/// control characters as `\u00XX`, `/` as `\/` only when asked (documents are written as with
+/// `.withoutEscapingSlashes`, route payloads as with the default), everything else as UTF-8. The
+/// writer places the commas of ``beginObject()`` and ``beginArray()`` containers: call ``key(_:)``
+/// before each member of an object; values of an array follow each other.
 ///
 /// The bytes go into one buffer the writer owns, grown by doubling, with runs of plain text copied
 /// at once: an array of bytes appended to piece by piece cost more than the rest of a save.
@@ -115,20 +117,36 @@ struct JSONWriter: ~Copyable {
     quoted(value)
   }
 
+  /// One byte as it is, with no separator and no bookkeeping of containers.
+  mutating func byte(_ value: UInt8) {
+    reserve(1)
+    base[count] = value
+    count += 1
+  }
+
+  /// ASCII text as it is (a number's digits, a literal), with no separator and no bookkeeping of
+  /// containers.
+  mutating func ascii(_ text: String) {
+    for byte in text.utf8 { self.byte(byte) }
+  }
+
   /// `value` as a JSON string, with no separator before it: the caller placed it (after a
-  /// ``raw(_:)`` fragment that ends in a colon, say).
-  mutating func quoted(_ value: String) {
+  /// ``raw(_:)`` fragment that ends in a colon, say). `/` is escaped as `\/` with
+  /// `escapingSlashes`.
+  mutating func quoted(_ value: String, escapingSlashes: Bool = false) {
     // A native string's bytes are read where they are; any other is made contiguous first.
-    let written: Void? = value.utf8.withContiguousStorageIfAvailable { quoted(utf8: $0) }
+    let written: Void? = value.utf8.withContiguousStorageIfAvailable {
+      quoted(utf8: $0, escapingSlashes: escapingSlashes)
+    }
     guard written == nil else { return }
     var value = value
-    value.withUTF8 { quoted(utf8: $0) }
+    value.withUTF8 { quoted(utf8: $0, escapingSlashes: escapingSlashes) }
   }
 
   /// Writes `utf8` between quotes, escaped. Eight bytes are read and stored at once, escapes or
   /// not: the word lands whole at the output, and when one of its bytes needs an escape, the
   /// output moves on only to that byte, whose escape overwrites what followed it.
-  private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>) {
+  private mutating func quoted(utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool) {
     let length = utf8.count
     // At most six bytes per byte (`\u00XX`), the quotes, and the slack of a whole word stored
     // where fewer bytes remain.
@@ -147,7 +165,7 @@ struct JSONWriter: ~Copyable {
           word = UInt64(
             littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
           step = 8
-          flags = Self.escapedBytes(in: word)
+          flags = Self.escapedBytes(in: word, slashes: escapingSlashes)
         } else {
           // The last bytes, in a word whose unused high bytes are zero (flagged as control
           // characters, and masked off): the string's last eight bytes shifted down when it has
@@ -164,7 +182,9 @@ struct JSONWriter: ~Copyable {
             word = bytes
           }
           step = remaining
-          flags = Self.escapedBytes(in: word) & ((1 << (UInt64(remaining) &* 8)) &- 1)
+          flags =
+            Self.escapedBytes(in: word, slashes: escapingSlashes)
+            & ((1 << (UInt64(remaining) &* 8)) &- 1)
         }
         UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
         guard flags != 0 else {
@@ -176,7 +196,7 @@ struct JSONWriter: ~Copyable {
         // true one).
         let offset = flags.trailingZeroBitCount >> 3
         let byte = source[index + offset]
-        if byte == 0x22 || byte == 0x5C {
+        if byte == 0x22 || byte == 0x5C || byte == 0x2F {
           // The usual escape in a route's JSON: a backslash before the byte itself.
           out[offset] = 0x5C
           out[offset + 1] = byte
@@ -261,17 +281,22 @@ struct JSONWriter: ~Copyable {
   }
 
   /// The high bit of each byte of `word` (first byte lowest) that must be escaped: below 0x20, `"`
-  /// or `\`. Bytes above a flagged one may be flagged wrongly (a borrow carries upwards); the
-  /// lowest flag is always right.
+  /// or `\`, and `/` with `slashes`. Bytes above a flagged one may be flagged wrongly (a borrow
+  /// carries upwards); the lowest flag is always right.
   @inline(__always)
-  private static func escapedBytes(in word: UInt64) -> UInt64 {
+  private static func escapedBytes(in word: UInt64, slashes: Bool) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let quote = word ^ (0x22 &* ones)
     let backslash = word ^ (0x5C &* ones)
     let control = (word &- 0x20 &* ones) & ~word
     let isQuote = (quote &- ones) & ~quote
     let isBackslash = (backslash &- ones) & ~backslash
-    return (control | isQuote | isBackslash) & (0x80 &* ones)
+    var flags = control | isQuote | isBackslash
+    if slashes {
+      let slash = word ^ (0x2F &* ones)
+      flags |= (slash &- ones) & ~slash
+    }
+    return flags & (0x80 &* ones)
   }
 
   /// Writes the escape of `byte` at `out` and returns the position after it.

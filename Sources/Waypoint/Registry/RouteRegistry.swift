@@ -172,20 +172,8 @@ public struct RouteRegistry: Sendable {
   /// the scene's previous snapshot stays. Nothing is ever saved in its place. Use ``encode(_:)`` to
   /// get the failure at the call.
   public func record(for value: any RestorableRoute) -> RouteRecord {
-    record(for: value, with: Self.encoder())
-  }
-
-  /// The stored form of a stack of values, root first; see ``record(for:)``.
-  public func records(for values: [any RestorableRoute]) -> [RouteRecord] {
-    // One encoder for the whole stack: making one costs about as much as encoding a route.
-    let encoder = Self.encoder()
-    return values.map { record(for: $0, with: encoder) }
-  }
-
-  /// ``record(for:)`` with `encoder`.
-  private func record(for value: any RestorableRoute, with encoder: JSONEncoder) -> RouteRecord {
     do {
-      return try encode(value, with: encoder)
+      return try encode(value)
     } catch {
       var record = RouteRecord(tag: error.tag ?? "", json: "")
       record.failure = error
@@ -193,11 +181,9 @@ public struct RouteRegistry: Sendable {
     }
   }
 
-  /// The encoder of a route's JSON: `JSONEncoder` with sorted keys.
-  private static func encoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    return encoder
+  /// The stored form of a stack of values, root first; see ``record(for:)``.
+  public func records(for values: [any RestorableRoute]) -> [RouteRecord] {
+    values.map { record(for: $0) }
   }
 
   /// The stored form of a value, as ``record(for:)`` gives it, or the reason it cannot be
@@ -206,21 +192,13 @@ public struct RouteRegistry: Sendable {
   /// - Throws: ``RouteRegistryError/Code/unregisteredType`` when the value's dynamic type is not
   ///   registered, ``RouteRegistryError/Code/encodingFailed`` when `JSONEncoder` refuses it.
   public func encode(_ value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
-    try encode(value, with: Self.encoder())
-  }
-
-  /// ``encode(_:)`` with `encoder`.
-  private func encode(_ value: any RestorableRoute, with encoder: JSONEncoder)
-    throws(RouteRegistryError) -> RouteRecord
-  {
     let type = Swift.type(of: value)
     guard let tag = tagsByType[ObjectIdentifier(type)], let entry = entries[tag] else {
       throw .unregisteredType(_typeName(type, qualified: true))
     }
     do {
-      let data = try encoder.encode(value)
-      return RouteRecord(
-        tag: tag, json: String(decoding: data, as: UTF8.self), version: entry.version)
+      // The bytes `JSONEncoder` with `.sortedKeys` writes (``RouteEncoder``).
+      return RouteRecord(tag: tag, json: try RouteEncoder.encode(value), version: entry.version)
     } catch {
       throw .encodingFailed(tag: tag, error)
     }
