@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "Waypoint",
-  platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+  platforms: [.iOS(.v17), .macOS(.v14), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "Waypoint", targets: ["Waypoint"]),
     .library(name: "WaypointSQLite", targets: ["WaypointSQLite"]),

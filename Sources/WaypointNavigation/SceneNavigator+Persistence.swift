@@ -1,7 +1,6 @@
 import Waypoint
 import WaypointSQLite
 
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
 extension SceneNavigator {
   /// Restores the scene once; later calls wait for that restore and return its report.
   ///

@@ -24,7 +24,6 @@ import WaypointSQLite
 /// (``persistence`` says why); a failed save is reported through ``lastSaveError`` and ``onEvent``
 /// and tried again with the next change; a route of an unregistered type is left out of the saved
 /// snapshot and reported the same way. Nothing here throws into view code or traps.
-@available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class SceneNavigator {

@@ -8,7 +8,6 @@ import WaypointSQLite
 /// It runs on its own serial queue, not on Swift's cooperative pool: SQLite blocks while it waits
 /// for the disk or for another process's lock, and a blocked pool thread would hold up unrelated
 /// tasks (on a two-core machine, all of them).
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 actor SceneWriter {
   private let executor = QueueExecutor(label: "org.waypoint.navigator.writer")
 
@@ -71,7 +70,6 @@ actor SceneWriter {
 }
 
 /// A serial executor over a dispatch queue.
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 final class QueueExecutor: SerialExecutor {
   private let queue: DispatchQueue
 

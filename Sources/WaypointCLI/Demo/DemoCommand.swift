@@ -84,7 +84,6 @@ enum DemoCommand {
   /// The demo itself, on the store at `path` (named `shownAs` in what it prints); returns the
   /// manifest it exports. Both releases of the app drive a ``/WaypointNavigation/SceneNavigator``,
   /// as an app's scenes do.
-  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   @MainActor
   private static func play(
     store path: String, shownAs shownPath: String, manifestPath: String,

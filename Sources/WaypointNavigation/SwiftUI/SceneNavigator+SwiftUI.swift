@@ -5,7 +5,6 @@
   import SwiftUI
   import Waypoint
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension SceneNavigator {
     /// A binding for `NavigationStack(path:)` over the typed stack `name`.
     public func path<Route: RestorableRoute>(
@@ -106,7 +105,6 @@
     }
   }
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension NavigationSplitViewVisibility {
     /// SwiftUI's visibility for Waypoint's; a name this build does not know is `.automatic`.
     public init(_ visibility: ColumnVisibility) {
@@ -119,7 +117,6 @@
     }
   }
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension ColumnVisibility {
     /// Waypoint's visibility for SwiftUI's.
     public init(_ visibility: NavigationSplitViewVisibility) {
@@ -132,7 +129,6 @@
     }
   }
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension NavigationSplitViewColumn {
     /// SwiftUI's column for Waypoint's; `nil` for a name this build does not know.
     public init?(_ column: SplitColumn) {
@@ -145,7 +141,6 @@
     }
   }
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension SplitColumn {
     /// Waypoint's column for SwiftUI's.
     public init(_ column: NavigationSplitViewColumn) {
@@ -159,7 +154,6 @@
 
   /// Restores the navigator when the view first appears and flushes it whenever the scene leaves
   /// the foreground; see `View.restoring(_:)`.
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   public struct NavigatorLifecycle: ViewModifier {
     let navigator: SceneNavigator
     @Environment(\.scenePhase) private var scenePhase
@@ -174,7 +168,6 @@
     }
   }
 
-  @available(iOS 17, macOS 14, tvOS 17, watchOS 10, *)
   extension View {
     /// Restores `navigator` on first appearance and flushes it when the scene goes inactive or to
     /// the background. The restore is confirmed after the navigator's confirmation delay, or
