@@ -48,7 +48,7 @@ let package = Package(
     .executableTarget(
       name: "WaypointTestHelper",
       dependencies: [
-        "Waypoint", "WaypointSQLite",
+        "Waypoint", "WaypointSQLite", "WaypointNavigation",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
@@ -78,7 +78,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointNavigationTests",
-      dependencies: ["WaypointNavigation", "Waypoint", "WaypointSQLite"]),
+      dependencies: ["WaypointNavigation", "Waypoint", "WaypointSQLite", "WaypointTestHelper"]),
     .testTarget(
       name: "WaypointCLITests",
       dependencies: [

@@ -9,16 +9,17 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
   case restored(RestoreReport)
   /// A save finished: `wrote` is `false` when the state equalled the latest snapshot.
   case saved(snapshotID: Int64, wrote: Bool)
-  /// A save failed (disk full, busy, read-only location, …); the state is saved again on the next
-  /// change or flush. The description names the file and the cause.
-  case saveFailed(String)
+  /// A save failed; the state is saved again on the next change or flush. The error's
+  /// ``/WaypointSQLite/StoreError/code`` says why (`diskFull`, `busy`, `readOnly`, `replaced`, …),
+  /// its description names the file and the cause.
+  case saveFailed(StoreError)
   /// Routes that the registry cannot record (unregistered types, values `JSONEncoder` refuses) were
   /// left out of the saved snapshot, each named with its place.
   case unrecorded([String])
   /// The crash-loop guard was told that the restored UI came up.
   case confirmed
-  /// Telling the crash-loop guard failed; the description names the file and the cause.
-  case confirmationFailed(String)
+  /// Telling the crash-loop guard failed; the error says why.
+  case confirmationFailed(StoreError)
   /// A deep link was followed (``SceneNavigator/open(_:rule:)``).
   case linkOpened(URL)
   /// A deep link was refused and the state left as it was: the URL and why.
@@ -30,10 +31,10 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
     case .restored(let report):
       "restored: \(report.outcome.rawValue), \(report.dropped.count) dropped"
     case .saved(let id, let wrote): wrote ? "saved snapshot \(id)" : "unchanged (snapshot \(id))"
-    case .saveFailed(let message): "save failed: \(message)"
+    case .saveFailed(let error): "save failed: \(error)"
     case .unrecorded(let places): "not saved: \(places.joined(separator: "; "))"
     case .confirmed: "restore confirmed"
-    case .confirmationFailed(let message): "confirmation failed: \(message)"
+    case .confirmationFailed(let error): "confirmation failed: \(error)"
     case .linkOpened(let url): "opened \(url.absoluteString.prefix(200))"
     case .linkRefused(let url, let why): "refused \(url.absoluteString.prefix(200)): \(why)"
     }
@@ -41,12 +42,27 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
 }
 
 /// Where a ``SceneNavigator`` keeps its state.
-public enum NavigatorPersistence: Hashable, Sendable {
+public enum NavigatorPersistence: Sendable {
   /// No store was given (previews, tests): nothing is restored or saved.
   case inMemory
   /// Restored from and saved to the store at this path.
   case store(path: String)
   /// The store could not be opened: the navigator works, but nothing is restored or saved. The
-  /// description names the file and the cause.
-  case unavailable(String)
+  /// error's ``/WaypointSQLite/StoreError/code`` says why, its description names the file and the
+  /// cause.
+  case unavailable(StoreError)
+}
+
+extension NavigatorPersistence: Equatable {
+  /// Equal kinds at equal paths; two `unavailable` values when their errors have the same code
+  /// and description.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.inMemory, .inMemory): true
+    case (.store(let a), .store(let b)): a == b
+    case (.unavailable(let a), .unavailable(let b)):
+      a.code == b.code && a.description == b.description
+    default: false
+    }
+  }
 }

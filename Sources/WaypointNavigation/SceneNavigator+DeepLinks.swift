@@ -4,8 +4,9 @@ extension SceneNavigator {
   /// Follows a deep link: sets the state to what ``deepLinks`` makes of `url` from the current state
   /// (``DeepLinkTable/state(for:from:rule:)``), which is then autosaved like any other change.
   ///
-  /// A link that arrives before the restore has finished (the URL that launched the app) is applied
-  /// once the restore is done, on top of the restored state, never under it. A URL the table
+  /// A link is applied on top of the restored state, never under it: the navigator restores first
+  /// when it was not used yet (the URL that launched the app), and a link that arrives while
+  /// ``restore()`` runs is applied once it is done. A URL the table
   /// refuses, or any URL when ``deepLinks`` is `nil`, leaves the state as it was and is reported
   /// through ``onEvent`` (``NavigatorEvent/linkRefused(_:_:)``); it never throws into view code.
   ///
@@ -14,13 +15,14 @@ extension SceneNavigator {
   ///   - rule: How the link combines with the state; `nil` takes the link's own rule, or else
   ///     ``DeepLinkRule/push``.
   public func open(_ url: URL, rule: DeepLinkRule? = nil) {
-    guard isRestored else {
+    if case .running = restorePhase {
       Task {
         _ = await restore()
         follow(url, rule: rule)
       }
       return
     }
+    restoreNow()
     follow(url, rule: rule)
   }
 

@@ -1,35 +1,110 @@
+import Foundation
 import Waypoint
 import WaypointSQLite
 
 extension SceneNavigator {
-  /// Restores the scene once; later calls wait for that restore and return its report.
+  /// Restores the scene now, on the main actor, unless it was restored already: what the
+  /// navigator's first use does on its own (the first read of its state or its first change), so
+  /// that the first frame shows the restored screens. It opens the store (shared with the other
+  /// navigators of the process that name the same path), reads and decodes the scene, and counts
+  /// the restore for the crash-loop guard: about a tenth of a millisecond for a scene of a dozen
+  /// routes once the store is open, and never longer than the store's busy timeout or the half
+  /// second a restore waits for its bookkeeping, whatever another process does.
   ///
-  /// The restore runs off the main actor (SQLite and the restorer's decoding, migrations and
-  /// validators); when it finishes, its state replaces the navigator's (changes made before are
-  /// lost: nothing was saved before the restore, by design) and autosave begins. The crash-loop guard
-  /// counts the restore until ``uiIsUp()`` or ``NavigatorConfiguration/confirmationDelay``.
-  /// Without a store the navigator keeps its state and reports ``/Waypoint/RestoreReport/Outcome/root``
-  /// with nothing dropped. Never throws: the worst case is the root, with the cause in the report.
+  /// Never throws: the worst case is the root, with the cause in ``restoreReport``.
+  ///
+  /// - Returns: the restore's report.
   @discardableResult
-  public func restore() async -> RestoreReport {
-    if let restoreTask { return await restoreTask.value }
-    let task = Task { await performRestore() }
-    restoreTask = task
-    return await task.value
+  public func restoreNow() -> RestoreReport {
+    switch restorePhase {
+    case .finished:
+      return restoreReport ?? RestoreReport(outcome: .root)
+    case .running:
+      // ``restore()`` is under way off the main actor: its result replaces the state when it ends.
+      return RestoreReport(outcome: .root)
+    case .notStarted:
+      restorePhase = .finished
+      let restoration = openStore().map { $0.restore(scene: scene, with: restorer) }
+      return finishRestore(restoration)
+    }
   }
 
-  /// Whether ``restore()`` finished (autosave runs from then on).
+  /// ``restoreNow()`` on the navigator's first use.
+  func restoreIfNeeded() {
+    if case .notStarted = restorePhase { restoreNow() }
+  }
+
+  /// Restores the scene once, off the main actor (SQLite and the restorer's decoding, migrations
+  /// and validators run elsewhere); later calls wait for that restore and return its report. When
+  /// the navigator was used before (and so restored on the main actor), it returns that report.
+  ///
+  /// While it runs, the navigator shows the root; when it finishes, its state replaces the
+  /// navigator's (changes made meanwhile are lost: nothing is saved before the restore, by design)
+  /// and autosave begins. Never throws: the worst case is the root, with the cause in the report.
+  @discardableResult
+  public func restore() async -> RestoreReport {
+    switch restorePhase {
+    case .finished:
+      return restoreReport ?? RestoreReport(outcome: .root)
+    case .running(let task):
+      return await task.value
+    case .notStarted:
+      let source = source
+      let scene = scene
+      let restorer = restorer
+      let task = Task { () -> RestoreReport in
+        let opened = await Self.restoreElsewhere(source, scene, restorer)
+        restorePhase = .finished
+        if let error = opened.error { persistence = .unavailable(error) }
+        store = opened.store
+        return finishRestore(opened.restoration)
+      }
+      restorePhase = .running(task)
+      return await task.value
+    }
+  }
+
+  /// Whether the restore finished (autosave runs from then on).
   public var isRestored: Bool { restoreReport != nil }
 
-  private func performRestore() async -> RestoreReport {
+  /// Opens the store off the main actor and restores the scene there.
+  private nonisolated static func restoreElsewhere(
+    _ source: StoreSource, _ scene: String, _ restorer: Restorer
+  ) async -> (store: SnapshotStore?, error: StoreError?, restoration: StoreRestoration?) {
+    do {
+      guard let store = try source.open() else { return (nil, nil, nil) }
+      return (store, nil, store.restore(scene: scene, with: restorer))
+    } catch {
+      return (nil, error, nil)
+    }
+  }
+
+  /// The store, opened on first use; `nil` without one or when it cannot be opened
+  /// (``persistence`` then says why).
+  private func openStore() -> SnapshotStore? {
+    if let store { return store }
+    do {
+      store = try source.open()
+    } catch {
+      persistence = .unavailable(error)
+    }
+    return store
+  }
+
+  /// Takes the restored state (the root when nothing was restored), reports it and starts
+  /// autosave and the confirmation delay.
+  private func finishRestore(_ restoration: StoreRestoration?) -> RestoreReport {
     let report: RestoreReport
-    if let writer {
-      let restoration = await writer.restore(with: restorer)
+    if let restoration {
       assign(NavigationState(restoration.scene))
       restoredSnapshotID = restoration.snapshotID
       report = restoration.report
     } else {
       report = RestoreReport(outcome: .root)
+    }
+    if let store {
+      writer = SceneWriter(
+        store: store, scene: scene, registry: restorer.registry, appBuild: configuration.appBuild)
     }
     // The restored state is the stored one: nothing to save until it changes.
     generation = 0
@@ -49,12 +124,14 @@ extension SceneNavigator {
   /// appeared); restores first if needed. Returns when the store has it; later calls do nothing.
   /// A failure is reported through ``onEvent`` and ``NavigatorEvent/confirmationFailed(_:)``.
   public func uiIsUp() async {
-    await restore()
-    confirmationTask?.cancel()
+    restoreNow()
     await confirm()
   }
 
+  /// Confirms the restore unless it was confirmed already.
   private func confirm() async {
+    confirmationTask?.cancel()
+    confirmationTask = nil
     guard !isRestoreConfirmed, let writer else { return }
     // Set first, so that a second caller during the write does not write again.
     isRestoreConfirmed = true
@@ -66,14 +143,22 @@ extension SceneNavigator {
     }
   }
 
-  /// Saves the current state now and returns when it is in the store (what a scene-phase change to
-  /// inactive or background calls). Before the restore finished, and without a store, it saves
-  /// nothing. A failure is reported through ``lastSaveError`` and ``onEvent``, never thrown.
+  /// Saves the current state now and returns when it is in the store: what the scene's leaving
+  /// the foreground calls (the `.restoring(_:)` modifier does). It holds background time while it
+  /// works (``backgroundTime``), and it confirms the restore first: a scene that reached the
+  /// background after its restore came up, so a quick visit never counts toward the crash-loop
+  /// guard. When it returns, the store holds no lock and nothing of the navigator's runs.
+  ///
+  /// Before the restore, and without a store, it saves nothing. A failure is reported through
+  /// ``lastSaveError`` and ``onEvent``, never thrown.
   public func flush() async {
     guard isRestored, writer != nil else { return }
     pendingSave?.cancel()
     pendingSave = nil
-    await save()
+    await backgroundTime.perform("Waypoint: save the scene \(scene)") { [self] in
+      await confirm()
+      await save()
+    }
   }
 
   /// Marks a change: the first one after a save schedules the next, ``NavigatorConfiguration/saveDelay``
@@ -102,10 +187,10 @@ extension SceneNavigator {
       if lastSaveError != nil { lastSaveError = nil }
       if !unrecorded.isEmpty { emit(.unrecorded(unrecorded)) }
       emit(.saved(snapshotID: result.snapshotID, wrote: result.wrote))
-    case .failed(let message, let unrecorded):
-      lastSaveError = message
+    case .failed(let error, let unrecorded):
+      lastSaveError = error
       if !unrecorded.isEmpty { emit(.unrecorded(unrecorded)) }
-      emit(.saveFailed(message))
+      emit(.saveFailed(error))
     }
   }
 
@@ -118,5 +203,17 @@ extension SceneNavigator {
 
   func emit(_ event: NavigatorEvent) {
     onEvent?(event)
+  }
+}
+
+extension SceneNavigator.StoreSource {
+  /// The store: the one given, or the shared one at the path (opened when no navigator of the
+  /// process has it open); `nil` for none.
+  func open() throws(StoreError) -> SnapshotStore? {
+    switch self {
+    case .path(let path): try SharedStores.store(at: path)
+    case .store(let store): store
+    case .none: nil
+    }
   }
 }

@@ -10,14 +10,20 @@ import WaypointSQLite
 /// split view's selections and columns, and a sheet. Every operation changes the state at once on
 /// the main actor; saving happens later, elsewhere: changes within
 /// ``NavigatorConfiguration/saveDelay`` are gathered into one snapshot, recorded, encoded and saved
-/// off the main actor. Nothing is saved before ``restore()`` finished, so the empty root never
-/// overwrites the user's state.
+/// off the main actor.
+///
+/// Creating a navigator costs nothing: it opens no file and starts nothing, so a view may create
+/// one in a `@State` property's initial value (which SwiftUI evaluates each time it creates the
+/// view, keeping the first). The store is opened, and the scene restored, synchronously on the
+/// main actor at the navigator's first use (the first read of its state, or its first change), so
+/// that the first frame shows the restored screens; ``restore()`` restores off the main actor
+/// instead, for an app that wants that. Navigators that name the same store path share one store.
+/// Nothing is saved before the restore, so the empty root never overwrites the user's state.
 ///
 /// ```swift
-/// let navigator = SceneNavigator(scene: id, storePath: url.path, restorer: restorer)
-/// await navigator.restore()       // once, at first appearance
-/// navigator.push(Route.order(42))
-/// await navigator.flush()         // when the scene goes to the background
+/// let navigator = SceneNavigator(scene: sceneID, storePath: storeURL.path, restorer: restorer)
+/// navigator.push(Route.order(id: 42))   // restores first, then pushes
+/// await navigator.flush()               // when the scene leaves the foreground
 /// ```
 ///
 /// Bad input: a store that cannot be opened leaves the navigator working without persistence
@@ -27,34 +33,67 @@ import WaypointSQLite
 @MainActor
 @Observable
 public final class SceneNavigator {
-  /// The scene's id in the store (on iOS, `UISceneSession.persistentIdentifier`).
+  /// The scene's id in the store (on iOS, `UISceneSession.persistentIdentifier`, or an id the app
+  /// keeps per window; see `SceneNavigatorReader` in the SwiftUI guide).
   public let scene: String
   /// When the navigator saves and confirms.
   public let configuration: NavigatorConfiguration
 
+  // The state as restored and changed since, read through the public properties below, which
+  // restore the scene first.
+  private var storedStacks: [String: [any RestorableRoute]] = [:]
+  private var storedSelectedTab: (any RestorableRoute)?
+  private var storedSidebarSelection: (any RestorableRoute)?
+  private var storedContentSelection: (any RestorableRoute)?
+  private var storedColumnVisibility: ColumnVisibility = .automatic
+  private var storedPreferredCompactColumn: SplitColumn?
+  private var storedSheet: (any RestorableRoute)?
+
   /// The stacks by name, root first.
-  public private(set) var stacks: [String: [any RestorableRoute]] = [:]
+  public var stacks: [String: [any RestorableRoute]] {
+    restoreIfNeeded()
+    return storedStacks
+  }
   /// The selected tab, if the scene has tabs.
-  public private(set) var selectedTab: (any RestorableRoute)?
+  public var selectedTab: (any RestorableRoute)? {
+    restoreIfNeeded()
+    return storedSelectedTab
+  }
   /// The split view's sidebar selection.
-  public private(set) var sidebarSelection: (any RestorableRoute)?
+  public var sidebarSelection: (any RestorableRoute)? {
+    restoreIfNeeded()
+    return storedSidebarSelection
+  }
   /// The split view's content selection (three-column split views).
-  public private(set) var contentSelection: (any RestorableRoute)?
+  public var contentSelection: (any RestorableRoute)? {
+    restoreIfNeeded()
+    return storedContentSelection
+  }
   /// The split view's column visibility.
-  public private(set) var columnVisibility: ColumnVisibility = .automatic
+  public var columnVisibility: ColumnVisibility {
+    restoreIfNeeded()
+    return storedColumnVisibility
+  }
   /// The column a compact split view shows first; `nil` leaves SwiftUI's default.
-  public private(set) var preferredCompactColumn: SplitColumn?
+  public var preferredCompactColumn: SplitColumn? {
+    restoreIfNeeded()
+    return storedPreferredCompactColumn
+  }
   /// The route presented as a sheet.
-  public private(set) var sheet: (any RestorableRoute)?
+  public var sheet: (any RestorableRoute)? {
+    restoreIfNeeded()
+    return storedSheet
+  }
 
   /// Where the state is kept, and whether the store could be opened.
-  public private(set) var persistence: NavigatorPersistence
-  /// The restore's report; `nil` until ``restore()`` finished.
+  public internal(set) var persistence: NavigatorPersistence
+  /// The restore's report; `nil` until the restore finished.
   public internal(set) var restoreReport: RestoreReport?
   /// Whether the crash-loop guard was told that the restored UI came up.
   public internal(set) var isRestoreConfirmed = false
-  /// The last save's failure (the file and the cause), `nil` after a save that worked.
-  public internal(set) var lastSaveError: String?
+  /// The last save's failure, `nil` after a save that worked: its ``/WaypointSQLite/StoreError/code``
+  /// tells a full disk (`diskFull`) from a replaced file (`replaced`) or a busy store (`busy`).
+  public internal(set) var lastSaveError: StoreError?
   /// The snapshot the restore brought the scene back from, `nil` before the restore and when it
   /// restored the root.
   public internal(set) var restoredSnapshotID: Int64?
@@ -67,13 +106,46 @@ public final class SceneNavigator {
   /// The app's deep links, which ``open(_:rule:)`` follows; `nil` refuses every URL.
   @ObservationIgnored public var deepLinks: DeepLinkTable?
 
+  /// How a flush asks the system for time to finish when the scene leaves the foreground; the
+  /// platform's own by default (``BackgroundTime/system``).
+  @ObservationIgnored public var backgroundTime = BackgroundTime.system
+
   @ObservationIgnored let restorer: Restorer
-  @ObservationIgnored let writer: SceneWriter?
+  /// Where the store comes from; opened at the first restore.
+  @ObservationIgnored let source: StoreSource
+  /// The store, once opened; `nil` before the first restore and when it could not be opened.
+  @ObservationIgnored var store: SnapshotStore?
+  /// Records, encodes and saves states off the main actor; made with the store.
+  @ObservationIgnored var writer: SceneWriter?
+  /// Where the restore stands.
+  @ObservationIgnored var restorePhase = RestorePhase.notStarted
   /// Changes since the restore; the writer skips a generation it has written already.
   @ObservationIgnored var generation = 0
   @ObservationIgnored var pendingSave: Task<Void, Never>?
-  @ObservationIgnored var restoreTask: Task<RestoreReport, Never>?
   @ObservationIgnored var confirmationTask: Task<Void, Never>?
+  /// The stacks' `NavigationPath` representations, kept from one change to the next
+  /// (``navigationPathData(_:)``).
+  @ObservationIgnored var paths = PathRepresentations()
+  /// The SwiftUI glue's `NavigationPath` of each stack, kept while the stack is unchanged.
+  @ObservationIgnored var swiftUIPaths: [String: Any] = [:]
+
+  /// Where a navigator's store comes from.
+  enum StoreSource: Sendable {
+    /// Opened at this path, shared with the other navigators of the process that name it.
+    case path(String)
+    /// Given, already open.
+    case store(SnapshotStore)
+    /// None: nothing is restored or saved.
+    case none
+  }
+
+  /// Where the restore stands.
+  enum RestorePhase {
+    case notStarted
+    /// ``restore()`` is restoring off the main actor.
+    case running(Task<RestoreReport, Never>)
+    case finished
+  }
 
   /// A navigator that restores from and saves to `store` under the id `scene`.
   ///
@@ -89,60 +161,55 @@ public final class SceneNavigator {
     self.scene = scene
     self.configuration = configuration
     self.restorer = restorer
+    self.source = .store(store)
     self.persistence = .store(path: store.path)
-    self.writer = SceneWriter(
-      store: store, scene: scene, registry: restorer.registry, appBuild: configuration.appBuild)
   }
 
-  /// A navigator whose store is opened at `storePath`; when it cannot be opened (a missing folder,
-  /// a read-only location, another app's database, a newer schema), the navigator works without
-  /// persistence and ``persistence`` says why.
-  public convenience init(
+  /// A navigator whose store is at `storePath`. Nothing is opened here: the store is opened at
+  /// the navigator's first use, shared with every other navigator of the process that names the
+  /// same path. When it cannot be opened (a missing folder, a read-only location, another app's
+  /// database, a newer schema), the navigator works without persistence and ``persistence`` says
+  /// why.
+  public init(
     scene: String, storePath: String, restorer: Restorer,
     configuration: NavigatorConfiguration = NavigatorConfiguration()
-  ) {
-    do {
-      let store = try SnapshotStore(path: storePath)
-      self.init(scene: scene, store: store, restorer: restorer, configuration: configuration)
-    } catch {
-      self.init(
-        scene: scene, state: NavigationState(), restorer: restorer, configuration: configuration,
-        persistence: .unavailable(String(describing: error)))
-    }
-  }
-
-  /// A navigator without a store (previews, tests), starting at `state`: nothing is restored or
-  /// saved. `restorer` decodes `NavigationPath` data (its registry the standard types by default).
-  public convenience init(
-    scene: String = "preview", state: NavigationState = NavigationState(),
-    restorer: Restorer = Restorer(registry: RouteRegistry())
-  ) {
-    self.init(
-      scene: scene, state: state, restorer: restorer, configuration: NavigatorConfiguration(),
-      persistence: .inMemory)
-  }
-
-  private init(
-    scene: String, state: NavigationState, restorer: Restorer,
-    configuration: NavigatorConfiguration, persistence: NavigatorPersistence
   ) {
     self.scene = scene
     self.configuration = configuration
     self.restorer = restorer
-    self.persistence = persistence
-    self.writer = nil
+    self.source = .path(storePath)
+    self.persistence = .store(path: storePath)
+  }
+
+  /// A navigator without a store (previews, tests), starting at `state`: nothing is restored or
+  /// saved. `restorer` decodes `NavigationPath` data (its registry the standard types by default).
+  public init(
+    scene: String = "preview", state: NavigationState = NavigationState(),
+    restorer: Restorer = Restorer(registry: RouteRegistry())
+  ) {
+    self.scene = scene
+    self.configuration = NavigatorConfiguration()
+    self.restorer = restorer
+    self.source = .none
+    self.persistence = .inMemory
+    // Nothing to restore: the navigator starts where it is given.
+    self.restorePhase = .finished
+    self.restoreReport = RestoreReport(outcome: .root)
     assign(state)
   }
 
   /// The whole state as one value; setting it is one change.
   public var state: NavigationState {
     get {
-      NavigationState(
-        stacks: stacks, selectedTab: selectedTab, sidebarSelection: sidebarSelection,
-        contentSelection: contentSelection, columnVisibility: columnVisibility,
-        preferredCompactColumn: preferredCompactColumn, sheet: sheet)
+      restoreIfNeeded()
+      return NavigationState(
+        stacks: storedStacks, selectedTab: storedSelectedTab,
+        sidebarSelection: storedSidebarSelection, contentSelection: storedContentSelection,
+        columnVisibility: storedColumnVisibility,
+        preferredCompactColumn: storedPreferredCompactColumn, sheet: storedSheet)
     }
     set {
+      restoreIfNeeded()
       assign(newValue)
       changed()
     }
@@ -150,36 +217,49 @@ public final class SceneNavigator {
 
   /// Sets every property that differs from `state` (so that unchanged ones notify nobody).
   func assign(_ state: NavigationState) {
-    if !Self.sameStacks(stacks, state.stacks) { stacks = state.stacks }
-    if !Self.same(selectedTab, state.selectedTab) { selectedTab = state.selectedTab }
-    if !Self.same(sidebarSelection, state.sidebarSelection) {
-      sidebarSelection = state.sidebarSelection
+    for name in Set(storedStacks.keys).union(state.stacks.keys)
+    where !Self.sameRoutes(storedStacks[name] ?? [], state.stack(name)) {
+      setStack(state.stack(name), named: name)
     }
-    if !Self.same(contentSelection, state.contentSelection) {
-      contentSelection = state.contentSelection
+    if !Self.same(storedSelectedTab, state.selectedTab) { storedSelectedTab = state.selectedTab }
+    if !Self.same(storedSidebarSelection, state.sidebarSelection) {
+      storedSidebarSelection = state.sidebarSelection
     }
-    if columnVisibility != state.columnVisibility { columnVisibility = state.columnVisibility }
-    if preferredCompactColumn != state.preferredCompactColumn {
-      preferredCompactColumn = state.preferredCompactColumn
+    if !Self.same(storedContentSelection, state.contentSelection) {
+      storedContentSelection = state.contentSelection
     }
-    if !Self.same(sheet, state.sheet) { sheet = state.sheet }
+    if storedColumnVisibility != state.columnVisibility {
+      storedColumnVisibility = state.columnVisibility
+    }
+    if storedPreferredCompactColumn != state.preferredCompactColumn {
+      storedPreferredCompactColumn = state.preferredCompactColumn
+    }
+    if !Self.same(storedSheet, state.sheet) { storedSheet = state.sheet }
   }
+
+  /// Sets the stack `name` (an empty stack is removed), marking its `NavigationPath` changed.
+  private func setStack(_ routes: [any RestorableRoute], named name: String) {
+    storedStacks[name] = routes.isEmpty ? nil : routes
+    paths.changed(name)
+  }
+
+  /// A route as a key that compares by the route's type and value.
+  nonisolated static func key(_ route: some Hashable) -> AnyHashable { AnyHashable(route) }
 
   static func same(_ a: (any RestorableRoute)?, _ b: (any RestorableRoute)?) -> Bool {
     a.map { AnyHashable($0) } == b.map { AnyHashable($0) }
   }
 
-  static func sameStacks(
-    _ a: [String: [any RestorableRoute]], _ b: [String: [any RestorableRoute]]
-  ) -> Bool {
-    NavigationState(stacks: a) == NavigationState(stacks: b)
+  static func sameRoutes(_ a: [any RestorableRoute], _ b: [any RestorableRoute]) -> Bool {
+    a.count == b.count && a.map { key($0) } == b.map { key($0) }
   }
 
   // MARK: Stacks
 
   /// The stack named `name`, root first; empty when there is none.
   public func stack(_ name: String = SceneSnapshot.mainStackName) -> [any RestorableRoute] {
-    stacks[name] ?? []
+    restoreIfNeeded()
+    return storedStacks[name] ?? []
   }
 
   /// The stack's routes of type `Route`, root first, for `NavigationStack(path:)`: the routes below
@@ -198,7 +278,9 @@ public final class SceneNavigator {
 
   /// Pushes `route` on top of the stack `name` (creating the stack).
   public func push(_ route: some RestorableRoute, on name: String = SceneSnapshot.mainStackName) {
-    stacks[name, default: []].append(route)
+    restoreIfNeeded()
+    storedStacks[name, default: []].append(route)
+    paths.changed(name)
     changed()
   }
 
@@ -207,14 +289,19 @@ public final class SceneNavigator {
   public func pop(_ count: Int = 1, from name: String = SceneSnapshot.mainStackName) {
     let current = stack(name).count
     guard count >= 1, current > 0 else { return }
-    stacks[name]?.removeLast(min(count, current))
+    if count >= current {
+      storedStacks[name] = nil
+    } else {
+      storedStacks[name]?.removeLast(count)
+    }
+    paths.changed(name)
     changed()
   }
 
   /// Empties the stack `name`: its root view shows. Nothing happens when it is already empty.
   public func popToRoot(_ name: String = SceneSnapshot.mainStackName) {
     guard !stack(name).isEmpty else { return }
-    stacks[name] = []
+    setStack([], named: name)
     changed()
   }
 
@@ -230,8 +317,8 @@ public final class SceneNavigator {
   public func replaceStack(
     _ routes: [any RestorableRoute], named name: String = SceneSnapshot.mainStackName
   ) {
-    guard !Self.sameStacks([name: stack(name)], [name: routes]) else { return }
-    stacks[name] = routes
+    guard !Self.sameRoutes(stack(name), routes) else { return }
+    setStack(routes, named: name)
     changed()
   }
 
@@ -240,7 +327,7 @@ public final class SceneNavigator {
   /// Selects a tab (`nil`: none). Selecting the selected tab is no change.
   public func selectTab(_ tab: (any RestorableRoute)?) {
     guard !Self.same(selectedTab, tab) else { return }
-    selectedTab = tab
+    storedSelectedTab = tab
     changed()
   }
 
@@ -255,8 +342,8 @@ public final class SceneNavigator {
     guard !Self.same(sidebarSelection, sidebar) || !Self.same(contentSelection, content) else {
       return
     }
-    if !Self.same(sidebarSelection, sidebar) { sidebarSelection = sidebar }
-    if !Self.same(contentSelection, content) { contentSelection = content }
+    if !Self.same(storedSidebarSelection, sidebar) { storedSidebarSelection = sidebar }
+    if !Self.same(storedContentSelection, content) { storedContentSelection = content }
     changed()
   }
 
@@ -273,67 +360,31 @@ public final class SceneNavigator {
   /// Sets which columns the split view shows.
   public func setColumnVisibility(_ visibility: ColumnVisibility) {
     guard visibility != columnVisibility else { return }
-    columnVisibility = visibility
+    storedColumnVisibility = visibility
     changed()
   }
 
   /// Sets the column a compact split view shows first (`nil`: SwiftUI's default).
   public func setPreferredCompactColumn(_ column: SplitColumn?) {
     guard column != preferredCompactColumn else { return }
-    preferredCompactColumn = column
+    storedPreferredCompactColumn = column
     changed()
   }
 
   /// Presents `route` as the sheet, replacing any other.
   public func present(_ route: some RestorableRoute) {
     guard !Self.same(sheet, route) else { return }
-    sheet = route
+    storedSheet = route
     changed()
   }
 
   /// Dismisses the sheet; nothing happens when none is presented.
   public func dismissSheet() {
     guard sheet != nil else { return }
-    sheet = nil
+    storedSheet = nil
     changed()
   }
 
   /// The sheet as `Route`, `nil` when none is presented or it is of another type.
   public func sheet<Route: RestorableRoute>(as type: Route.Type) -> Route? { sheet as? Route }
-
-  // MARK: NavigationPath
-
-  /// The stack `name` as `NavigationPath.CodableRepresentation` JSON (decode it with `JSONDecoder`
-  /// and pass it to `NavigationPath(_:)`). Routes the registry cannot record are left out with
-  /// every route above them, and reported through ``onEvent``.
-  public func navigationPathData(_ name: String = SceneSnapshot.mainStackName) -> Data {
-    let recorded = NavigationState(stacks: [name: stack(name)]).snapshot(
-      registry: restorer.registry, appBuild: nil)
-    if !recorded.unrecorded.isEmpty { emit(.unrecorded(recorded.unrecorded)) }
-    return NavigationPathRepresentation.data(
-      for: (recorded.snapshot.stacks[name] ?? []).map { record in
-        RouteRecord(tag: record.tag, json: record.json)
-      })
-  }
-
-  /// Replaces the stack `name` with the routes of a `NavigationPath.CodableRepresentation` JSON
-  /// document (the bytes of `path.codable`), decoded and validated by the restorer.
-  ///
-  /// - Returns: What was dropped. Elements that do not decode are dropped as in a restore; data
-  ///   that is not such a document leaves the stack unchanged and restores nothing (outcome
-  ///   ``/Waypoint/RestoreReport/Outcome/root``, with the reason).
-  @discardableResult
-  public func replaceStack(
-    navigationPath data: Data, named name: String = SceneSnapshot.mainStackName
-  ) -> RestoreReport {
-    do {
-      _ = try NavigationPathRepresentation.records(from: data, limits: restorer.limits)
-    } catch {
-      let item = DroppedItem(location: .snapshot, tag: nil, reason: .unreadableSnapshot(error))
-      return RestoreReport(outcome: .root, dropped: [item])
-    }
-    let restored = restorer.restore(navigationPath: data, stack: name)
-    replaceStack(restored.elements(in: name), named: name)
-    return restored.report
-  }
 }

@@ -20,7 +20,7 @@ actor SceneWriter {
     /// Saved (or found unchanged), with the places that could not be recorded.
     case saved(SaveResult, unrecorded: [String])
     /// The store refused the save, with the places that could not be recorded.
-    case failed(String, unrecorded: [String])
+    case failed(StoreError, unrecorded: [String])
   }
 
   let store: SnapshotStore
@@ -49,23 +49,18 @@ actor SceneWriter {
       return .saved(result, unrecorded: unrecorded)
     } catch {
       // Not written: the next change or flush tries again.
-      return .failed(String(describing: error), unrecorded: unrecorded)
+      return .failed(error, unrecorded: unrecorded)
     }
   }
 
   /// Tells the crash-loop guard that the scene's UI came up; `nil` when it did, or why not.
-  func confirm() -> String? {
+  func confirm() -> StoreError? {
     do {
       try store.confirmRestore(scene: scene)
       return nil
     } catch {
-      return String(describing: error)
+      return error
     }
-  }
-
-  /// Restores the scene (off the main actor: SQLite and the app's decoding run here).
-  func restore(with restorer: Restorer) -> StoreRestoration {
-    store.restore(scene: scene, with: restorer)
   }
 }
 

@@ -2,6 +2,7 @@
 // the tests exercise real inter-process locking and crashes. Not a product; not for apps.
 import Foundation
 import Waypoint
+import WaypointNavigation
 import WaypointSQLite
 
 #if canImport(SQLite3)
@@ -60,6 +61,18 @@ struct Bomb: RestorableRoute {
   func encode(to encoder: any Encoder) throws {}
 }
 
+/// A quick visit of an app's scene (`navigator-visit`): restore, background, end.
+@MainActor
+func visit(path: String, scene: String) async {
+  let navigator = SceneNavigator(
+    scene: scene, storePath: path, restorer: Restorer(registry: RouteRegistry()),
+    configuration: NavigatorConfiguration(confirmationDelay: nil))
+  let report = navigator.restoreNow()
+  say("restored \(report.outcome) \(navigator.stack().count)")
+  await navigator.flush()
+  say("flushed")
+}
+
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "save":
@@ -101,7 +114,7 @@ case "hold-lock":
   }
   guard sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK else { fail("begin") }
   say("locked")
-  Thread.sleep(forTimeInterval: seconds)
+  usleep(UInt32(clamping: Int(seconds * 1_000_000)))
   sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
   sqlite3_close_v2(db)
 case "backup":
@@ -151,7 +164,7 @@ case "create-in-place":
       == SQLITE_OK
   else { fail("create") }
   say("locked")
-  Thread.sleep(forTimeInterval: seconds)
+  usleep(UInt32(clamping: Int(seconds * 1_000_000)))
   sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
   sqlite3_close_v2(db)
 case "ack-save":
@@ -248,9 +261,33 @@ case "restore-bomb":
   Bomb.armed = true
   let restored = store.restore(scene: values[1], with: Restorer(registry: registry))
   say("restored \(restored.report.outcome) \(restored.report.dropped.map { "\($0.reason)" })")
+case "navigator-visit":
+  // navigator-visit PATH SCENE: a quick visit of an app: a navigator restores SCENE at its first
+  // use, prints "restored <outcome> <routes>", then the scene goes to the background (a flush)
+  // and the process ends at once, as the system ends a suspended app; prints "flushed" first.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: navigator-visit PATH SCENE") }
+  await visit(path: values[0], scene: values[1])
+case "navigator-bomb":
+  // navigator-bomb PATH SCENE: a navigator whose registry's route type `Bomb` kills this process
+  // with SIGKILL while it decodes (an app crashing on restored state, before its scene ever
+  // reaches the background); prints "restored <outcome> <reasons>" when it survives.
+  let values = Array(arguments.dropFirst())
+  guard values.count == 2 else { fail("usage: navigator-bomb PATH SCENE") }
+  var registry = RouteRegistry(schemaVersion: 1)
+  registry.register(Bomb.self, tag: "Bomb")
+  if let problem = registry.problems.first { fail("register: \(problem)") }
+  Bomb.armed = true
+  let report = await MainActor.run {
+    SceneNavigator(
+      scene: values[1], storePath: values[0], restorer: Restorer(registry: registry),
+      configuration: NavigatorConfiguration(confirmationDelay: nil)
+    ).restoreNow()
+  }
+  say("restored \(report.outcome) \(report.dropped.map { "\($0.reason)" })")
 default:
   fail(
     "commands: save | ack-save | hold-lock | prune | import | backup | restore | create-in-place | "
-      + "read | restore-bomb (see main.swift)"
+      + "read | restore-bomb | navigator-visit | navigator-bomb (see main.swift)"
   )
 }

@@ -84,7 +84,7 @@ struct AutosaveTests {
     #expect(try other.history(scene: "scene").count == 1)
   }
 
-  @Test("nothing is saved before the restore finished, even by flush")
+  @Test("a change before any read restores first: it lands on the restored state, never under it")
   func noSaveBeforeRestore() async throws {
     let folder = try TemporaryFolder()
     let store = try folder.store()
@@ -97,16 +97,14 @@ struct AutosaveTests {
     let navigator = SceneNavigator(
       scene: "scene", store: store, restorer: try restorer(),
       configuration: NavigatorConfiguration(saveDelay: .zero, confirmationDelay: nil))
-    navigator.popToRoot()
+    #expect(!navigator.isRestored)
     navigator.push(Route.home)
+    #expect(navigator.isRestored)
+    #expect(navigator.stack(of: Route.self) == [.order(5), .home])
     await navigator.flush()
-    await navigator.waitForScheduledSave()
-    #expect(try store.history(scene: "scene").count == 1)
-    await navigator.restore()
-    // The restore replaced the early changes with the saved state, and saved nothing itself.
-    #expect(navigator.stack(of: Route.self) == [.order(5)])
-    await navigator.flush()
-    #expect(try store.history(scene: "scene").count == 1)
+    #expect(try store.history(scene: "scene").count == 2)
+    let restored = store.restore(scene: "scene", with: try restorer())
+    #expect(try restored.scene.routes(Route.self) == [.order(5), .home])
   }
 
   @Test("restore runs once; its report is exposed and reported")
@@ -238,13 +236,16 @@ struct AutosaveTests {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     let navigator = SceneNavigator(
       scene: "scene", storePath: path, restorer: try restorer(), configuration: manual)
-    guard case .unavailable(let reason) = navigator.persistence else {
+    // Nothing is opened before the navigator's first use.
+    #expect(navigator.persistence == .store(path: path))
+    let report = await navigator.restore()
+    #expect(report.outcome == .root)
+    guard case .unavailable(let error) = navigator.persistence else {
       Issue.record("persistence is \(navigator.persistence)")
       return
     }
-    #expect(reason.contains(path))
-    let report = await navigator.restore()
-    #expect(report.outcome == .root)
+    #expect(error.code == .cannotOpen)
+    #expect(error.description.contains(path))
     navigator.push(Route.home)
     await navigator.flush()
     await navigator.uiIsUp()
@@ -272,7 +273,7 @@ struct AutosaveTests {
     await navigator.restore()
     navigator.push(Route.home)
     await navigator.flush()
-    #expect(navigator.lastSaveError?.contains("scene") == true)
+    #expect(navigator.lastSaveError?.code == .invalidSceneID)
     await navigator.flush()
     let failures = log.events.filter { if case .saveFailed = $0 { true } else { false } }
     #expect(failures.count == 2)

@@ -84,6 +84,12 @@ struct SceneNavigatorTests {
     await navigator.restore()
     #expect(report)
     navigator.push(Route.home)
+    nonisolated(unsafe) var confirmed = false
+    withObservationTracking {
+      _ = navigator.isRestoreConfirmed
+    } onChange: {
+      confirmed = true
+    }
     nonisolated(unsafe) var saved = false
     withObservationTracking {
       _ = failing ? navigator.lastSaveError as Any : navigator.savedSnapshotID as Any
@@ -93,13 +99,7 @@ struct SceneNavigatorTests {
     await navigator.flush()
     #expect(saved)
     #expect((navigator.lastSaveError != nil) == failing)
-    nonisolated(unsafe) var confirmed = false
-    withObservationTracking {
-      _ = navigator.isRestoreConfirmed
-    } onChange: {
-      confirmed = true
-    }
-    await navigator.uiIsUp()
+    // The flush, as the scene left the foreground, confirmed the restore.
     #expect(confirmed)
   }
 
@@ -154,9 +154,11 @@ struct SceneNavigatorTests {
     let data = navigator.navigationPathData()
     // Top of the stack first, as NavigationPath.CodableRepresentation writes it.
     let strings = try JSONDecoder().decode([String].self, from: data)
+    // Each element named as SwiftUI names it, whatever its registry tag (`Test.Route`).
     #expect(
       strings == [
-        "Swift.String", "\"note\"", "Swift.Int", "42", "Test.Route", #"{"order":{"_0":7}}"#,
+        "Swift.String", "\"note\"", "Swift.Int", "42", _typeName(Route.self, qualified: true),
+        #"{"order":{"_0":7}}"#,
       ])
     let other = SceneNavigator(restorer: try restorer())
     let report = other.replaceStack(navigationPath: data)
@@ -187,7 +189,7 @@ struct SceneNavigatorTests {
     navigator.replaceStack([Route.home, Unregistered(id: 1), Route.settings])
     let strings = try JSONDecoder().decode(
       [String].self, from: navigator.navigationPathData())
-    #expect(strings == ["Test.Route", #"{"home":{}}"#])
+    #expect(strings == [_typeName(Route.self, qualified: true), #"{"home":{}}"#])
     #expect(log.events.count == 1)
     #expect(log.events.first?.description.contains("stack main[1]") == true)
   }

@@ -24,6 +24,9 @@ public struct RouteRegistry: Sendable {
   private var entries: [String: RouteType] = [:]
   private var names: [String: String] = [:]
   private var tagsByType: [ObjectIdentifier: String] = [:]
+  /// Each registered type's name as SwiftUI writes it (`_typeName(T.self, qualified: true)` in
+  /// this build), to its tag: a `NavigationPath` names its elements so, whatever their tags.
+  private var tagsByTypeName: [String: String] = [:]
 
   /// Creates a registry that knows the standard element types (`Swift.Int`, `Swift.String`,
   /// `Swift.Bool`, `Swift.Double`, `Foundation.UUID`).
@@ -143,6 +146,7 @@ public struct RouteRegistry: Sendable {
       type, tag: tag, version: version, aliases: aliases, migrations: plan, examples: examples)
     for name in seen { names[name] = tag }
     tagsByType[ObjectIdentifier(type)] = tag
+    tagsByTypeName[typeName] = tag
   }
 
   /// The canonical tag for a stored name (a tag or an alias), or `nil` when nothing is registered
@@ -204,9 +208,17 @@ public struct RouteRegistry: Sendable {
     }
   }
 
+  /// The tag of the registered type that SwiftUI names `typeName` in a `NavigationPath`
+  /// (`_typeName(T.self, qualified: true)` in the running build), or `nil`.
+  public func tag(forTypeName typeName: String) -> String? { tagsByTypeName[typeName] }
+
   /// The routes of a `NavigationPath.CodableRepresentation` written by the running app (from
-  /// `path.codable`), root first, each stamped with the version registered for its tag. Elements
-  /// whose tags are unknown are kept as they are, with version 1.
+  /// `path.codable`), root first, each under its registered tag and stamped with the version
+  /// registered for it. SwiftUI names each element by its type's name in the running build
+  /// (`_typeName(T.self, qualified: true)`): a registered type's name reads as its tag, whatever
+  /// that tag is; a name that is a registered tag or alias reads as it does in a snapshot.
+  /// Elements of types unknown to the registry are kept as they are, with version 1 (a restore
+  /// drops them, with the reason).
   ///
   /// - Throws: the ``SnapshotFormatError`` of ``NavigationPathRepresentation/records(from:limits:)``.
   public func records(fromNavigationPath data: Data, limits: InputLimits = .default)
@@ -214,6 +226,7 @@ public struct RouteRegistry: Sendable {
   {
     var records = try NavigationPathRepresentation.records(from: data, limits: limits)
     for index in records.indices {
+      if let tag = tagsByTypeName[records[index].tag] { records[index].tag = tag }
       if let version = version(of: records[index].tag) { records[index].version = version }
     }
     return records

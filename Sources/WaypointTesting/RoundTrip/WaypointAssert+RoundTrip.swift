@@ -106,7 +106,7 @@ extension WaypointAssert {
   }
 
   private static func registry(_ registry: RouteRegistry, resolves name: String) -> Bool {
-    registry.tag(resolving: name) != nil
+    registry.tag(forTypeName: name) != nil || registry.tag(resolving: name) != nil
   }
 
   private static func predictionFindings<Route: RestorableRoute>(

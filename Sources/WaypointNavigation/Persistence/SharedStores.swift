@@ -1,0 +1,52 @@
+import Foundation
+import WaypointSQLite
+
+/// The stores the navigators of this process use, one per file: every navigator that names the
+/// same path shares one ``/WaypointSQLite/SnapshotStore`` (one SQLite connection), opened by the
+/// first that needs it and closed when the last one using it is gone.
+///
+/// A path is named as the app gives it, made absolute and standardized (`.` and `..` resolved);
+/// two paths that reach one file through different symbolic links open it twice, which SQLite
+/// allows (it is then two connections, as two processes would be).
+enum SharedStores {
+  /// The stores open now, by path, held weakly: each navigator that uses one holds it.
+  private static let open = Mutex([String: WeakStore]())
+
+  private struct WeakStore {
+    weak var store: SnapshotStore?
+  }
+
+  /// The store at `path`, shared with every other user of the same path, opened when none is.
+  ///
+  /// - Throws: ``/WaypointSQLite/StoreError`` from opening the store.
+  static func store(at path: String) throws(StoreError) -> SnapshotStore {
+    let key = URL(fileURLWithPath: path).standardizedFileURL.path
+    return try open.withLock { (stores) throws(StoreError) -> SnapshotStore in
+      if let store = stores[key]?.store { return store }
+      let store = try SnapshotStore(path: path)
+      stores[key] = WeakStore(store: store)
+      return store
+    }
+  }
+
+  /// The store open now for `path`, if any (tests: creating navigators opens none; scenes on one
+  /// path share one, closed with the last navigator that uses it).
+  static func openStore(at path: String) -> SnapshotStore? {
+    let key = URL(fileURLWithPath: path).standardizedFileURL.path
+    return open.withLock { stores in stores[key]?.store }
+  }
+}
+
+/// A value guarded by a lock, for state shared across threads.
+final class Mutex<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = NSLock()
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
+  }
+}

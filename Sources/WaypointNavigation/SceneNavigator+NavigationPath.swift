@@ -1,0 +1,109 @@
+import Foundation
+import Waypoint
+
+extension SceneNavigator {
+  /// The stack `name` as `NavigationPath.CodableRepresentation` JSON: each route named as SwiftUI
+  /// names it, `_typeName(T.self, qualified: true)` in the running build, whatever its registry
+  /// tag, so that `NavigationPath(CodableRepresentation)` resolves it. Decode it with `JSONDecoder`
+  /// and pass it to `NavigationPath(_:)`.
+  ///
+  /// Built once per change of the stack and kept: a read of an unchanged stack costs nothing, and
+  /// after a push only the new route is encoded. Routes the registry cannot record are left out
+  /// with every route above them (SwiftUI would drop them too), and reported through ``onEvent``
+  /// when the representation is built.
+  public func navigationPathData(_ name: String = SceneSnapshot.mainStackName) -> Data {
+    let routes = stack(name)
+    let built = paths.data(for: routes, named: name, registry: restorer.registry)
+    if let unrecorded = built.unrecorded { emit(.unrecorded([unrecorded])) }
+    return built.data
+  }
+
+  /// Replaces the stack `name` with the routes of a `NavigationPath.CodableRepresentation` JSON
+  /// document (the bytes of `path.codable`), decoded and validated by the restorer. Elements are
+  /// looked up by the name SwiftUI gives them (a registered type's name in the running build), or
+  /// by a registered tag or alias.
+  ///
+  /// - Returns: What was dropped. Elements that do not decode are dropped as in a restore; data
+  ///   that is not such a document leaves the stack unchanged and restores nothing (outcome
+  ///   ``/Waypoint/RestoreReport/Outcome/root``, with the reason).
+  @discardableResult
+  public func replaceStack(
+    navigationPath data: Data, named name: String = SceneSnapshot.mainStackName
+  ) -> RestoreReport {
+    do {
+      _ = try NavigationPathRepresentation.records(from: data, limits: restorer.limits)
+    } catch {
+      let item = DroppedItem(location: .snapshot, tag: nil, reason: .unreadableSnapshot(error))
+      return RestoreReport(outcome: .root, dropped: [item])
+    }
+    let restored = restorer.restore(navigationPath: data, stack: name)
+    replaceStack(restored.elements(in: name), named: name)
+    return restored.report
+  }
+}
+
+/// The `NavigationPath` representation of each stack, kept from one change to the next: each
+/// route's element (its type's name and its JSON) is made once, when the route enters the stack.
+struct PathRepresentations {
+  /// One route of a stack as an element of the representation.
+  private struct Element {
+    var route: AnyHashable
+    var typeName: String
+    var json: String
+  }
+
+  /// A stack's elements, root first, and the JSON made of them (`nil` once the stack changed).
+  private struct Stack {
+    var elements: [Element] = []
+    var data: Data?
+  }
+
+  private var stacks: [String: Stack] = [:]
+  /// How many times each stack changed: a view of a stack built at one count stands while the
+  /// count does.
+  private var changes: [String: Int] = [:]
+
+  /// Marks the stack `name` changed: its JSON is made again at its next read.
+  mutating func changed(_ name: String) {
+    stacks[name]?.data = nil
+    changes[name, default: 0] &+= 1
+  }
+
+  /// How many times the stack `name` changed so far.
+  func changeCount(of name: String) -> Int { changes[name] ?? 0 }
+
+  /// The representation of `routes`, the stack `name`, and where recording stopped (`nil` when
+  /// every route was recorded, reported once per change).
+  mutating func data(
+    for routes: [any RestorableRoute], named name: String, registry: RouteRegistry
+  ) -> (data: Data, unrecorded: String?) {
+    var stack = stacks[name] ?? Stack()
+    if let data = stack.data { return (data, nil) }
+    // The routes kept from the bottom of the stack keep their elements; the others are recorded.
+    let keys = routes.map { SceneNavigator.key($0) }
+    var kept = 0
+    while kept < min(routes.count, stack.elements.count), stack.elements[kept].route == keys[kept] {
+      kept += 1
+    }
+    stack.elements.removeSubrange(kept...)
+    var unrecorded: String?
+    for index in kept..<routes.count {
+      let route = routes[index]
+      do {
+        let record = try registry.encode(route)
+        stack.elements.append(
+          Element(
+            route: keys[index], typeName: _typeName(type(of: route), qualified: true),
+            json: record.json))
+      } catch {
+        unrecorded = "stack \(name)[\(index)]: \(error)"
+        break
+      }
+    }
+    let data = NavigationPathRepresentation.data(
+      for: stack.elements.map { RouteRecord(tag: $0.typeName, json: $0.json) })
+    stack.data = data
+    stacks[name] = stack
+    return (data, unrecorded)
+  }
+}
