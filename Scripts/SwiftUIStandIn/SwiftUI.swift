@@ -456,8 +456,8 @@ extension List where SelectionValue == Never {
 
 // MARK: - Navigation
 
-/// `Equatable`, not `Sendable`: the documented relationships list no `Sendable` (its
-/// `CodableRepresentation` conforms to `Decodable`, `Encodable` and `Equatable` only).
+/// `Equatable`, not `Sendable`: its documented relationships are `Copyable` and `Equatable` (and
+/// its `CodableRepresentation`'s `Decodable`, `Encodable` and `Equatable`).
 /// https://developer.apple.com/documentation/swiftui/navigationpath
 public struct NavigationPath: Equatable {
   /// https://developer.apple.com/documentation/swiftui/navigationpath/init()
