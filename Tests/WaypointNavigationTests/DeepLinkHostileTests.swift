@@ -101,10 +101,17 @@ struct DeepLinkHostileTests {
     #expect(over.code == .tooLong)
     let huge = try #require(Shop.error(prefix + String(repeating: "%00", count: 1_000_000)))
     #expect(huge.code == .tooLong)
+    // 32 segments (the custom scheme's host is the first) are read; 33 are not.
     let segments = "myapp://" + Array(repeating: "a", count: 33).joined(separator: "/")
     #expect(Shop.error(segments)?.code == .tooLong)
-    let slashes = "myapp://orders" + String(repeating: "/", count: 40) + "1"
-    #expect(Shop.error(slashes)?.code == .tooLong)
+    let thirtyTwo = "myapp://" + Array(repeating: "a", count: 32).joined(separator: "/")
+    #expect(Shop.error(thirtyTwo)?.code == .unknownPath)
+    // Empty segments make no difference, and are not counted.
+    let slashes = "myapp://orders" + String(repeating: "/", count: 40) + "1/"
+    #expect(Shop.error(slashes) == nil)
+    #expect(
+      Shop.error("myapp:///" + Array(repeating: "a", count: 32).joined(separator: "//") + "/")?.code
+        == .unknownPath)
     let items = "myapp://search?text=a" + (1...32).map { "&q\($0)=1" }.joined()
     #expect(Shop.error(items)?.code == .tooLong)
     let limited = DeepLinkTable(

@@ -38,14 +38,15 @@ struct DeepLinkAddress: Sendable, Equatable {
         .unsupportedScheme,
         "the scheme \"\(DeepLinkError.printable(scheme))\" is not one of the app's")
     }
-    encoded += components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+    // Empty segments (`//`, a leading or trailing `/`) make no difference, and are not counted.
+    encoded += components.percentEncodedPath.split(separator: "/")
     guard encoded.count <= limits.maxSegments else {
       throw DeepLinkError(
         .tooLong,
         "the URL has \(encoded.count) path segments, over the limit of \(limits.maxSegments)")
     }
     segments = []
-    for segment in encoded where !segment.isEmpty {
+    for segment in encoded {
       let text = try Self.decoded(segment, what: "a path segment")
       guard text != ".", text != ".." else {
         throw DeepLinkError(.malformedURL, "the path has a \(text) segment")

@@ -3,7 +3,8 @@
 public struct DeepLinkLimits: Sendable, Hashable {
   /// The longest URL read, in bytes of its absolute string (percent-encoded). Default 8 KiB.
   public var maxURLBytes: Int
-  /// The most path segments read (empty segments included). Default 32.
+  /// The most path segments read: the segments of the path that are not empty (`//` and a
+  /// trailing `/` make no difference), and a custom scheme's host, which is the first. Default 32.
   public var maxSegments: Int
   /// The most query items read. Default 32.
   public var maxQueryItems: Int
