@@ -66,6 +66,10 @@ struct Benchmark {
     try launch(into: &results)
     results.navigatorChange = try await NavigatorBenchmark.changeMicroseconds(
       changes: settings.navigatorChanges, in: directory, log: log)
+    let restores = try await NavigatorBenchmark.restoreMicroseconds(
+      store: path("launch.sqlite"), rounds: settings.launches * 5, log: log)
+    results.mainActorRestoreMedian = restores.open.median
+    results.mainActorRestoreP99 = restores.open.percentile(0.99)
     try tools(bigPath, into: &results)
     if settings.bigStore == Settings.full.bigStore {
       results.appCodeBytes = AppCodeSize.measure(log: log)
@@ -386,6 +390,8 @@ struct Results {
   var rawInsertMedian = Double.nan
   var rawRestoreMedian = Double.nan
   var launchMedian = Double.nan
+  var mainActorRestoreMedian = Double.nan
+  var mainActorRestoreP99 = Double.nan
 
   var json: String {
     let members: [(String, Double)] = [
@@ -408,6 +414,8 @@ struct Results {
       ("raw_insert_median_us", rawInsertMedian),
       ("raw_restore_median_us", rawRestoreMedian),
       ("launch_median_us", launchMedian),
+      ("main_actor_restore_median_us", mainActorRestoreMedian),
+      ("main_actor_restore_p99_us", mainActorRestoreP99),
     ]
     // JSON has no NaN: a figure that was not measured is null.
     let body = members.map { name, value in

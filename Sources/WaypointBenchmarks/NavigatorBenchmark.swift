@@ -37,4 +37,37 @@ enum NavigatorBenchmark {
         changes, change))
     return change
   }
+
+  /// The main-actor time of a navigator's restore at its first use, over the launch row's store
+  /// (a scene of 13 routes): with the store already open (another scene's navigator holds it), and
+  /// with the store opened by that first use (the app's first scene). Each restore is confirmed
+  /// (the app's UI came up) before the next, as launches are.
+  static func restoreMicroseconds(store path: String, rounds: Int, log: (String) -> Void)
+    async throws -> (open: Samples, opening: Samples)
+  {
+    var open = Samples()
+    var opening = Samples()
+    for round in 0..<(rounds * 2) {
+      let holder: SceneNavigator? =
+        round.isMultiple(of: 2)
+        ? SceneNavigator(scene: "holder", storePath: path, restorer: restorer) : nil
+      _ = holder?.stack()
+      let navigator = SceneNavigator(
+        scene: LaunchChild.scene, storePath: path, restorer: restorer,
+        configuration: NavigatorConfiguration(confirmationDelay: nil))
+      var report: RestoreReport?
+      let elapsed = timed { report = navigator.restoreNow() }
+      guard report?.outcome == .restored else {
+        throw BenchError("the launch scene did not restore: \(String(describing: report))")
+      }
+      await navigator.uiIsUp()
+      if holder != nil { open.values.append(elapsed) } else { opening.values.append(elapsed) }
+    }
+    log(
+      String(
+        format:
+          "navigator restore at first use, on the main actor (%d each): store open %.0f µs median, %.0f µs p99; opening the store %.0f µs median, %.0f µs p99",
+        rounds, open.median, open.percentile(0.99), opening.median, opening.percentile(0.99)))
+    return (open, opening)
+  }
 }

@@ -1,7 +1,9 @@
 // The SwiftUI glue: bindings over a SceneNavigator, the modifier that flushes it when its scene
 // leaves the foreground, and a reader that gives each window a stable scene id. Every binding
-// calls one tested, platform-neutral navigator method; this file only adapts types. CI
-// type-checks it against a stand-in of SwiftUI's documented API (Scripts/check-swiftui).
+// calls one tested, platform-neutral navigator method; this file only adapts types. The bindings'
+// closures are main-actor closures (Binding takes `@isolated(any)` ones), which SwiftUI calls on
+// the main actor. CI type-checks this file against a stand-in of SwiftUI's documented API
+// (Scripts/check-swiftui).
 #if canImport(SwiftUI)
   import Foundation
   import SwiftUI
@@ -16,12 +18,10 @@
       _ type: Route.Type, stack name: String = SceneSnapshot.mainStackName
     ) -> Binding<[Route]> {
       Binding(
-        get: { MainActor.assumeIsolated { self.stack(of: type, named: name) } },
-        set: { routes in
-          MainActor.assumeIsolated {
-            guard routes != self.stack(of: type, named: name) else { return }
-            self.replaceStack(routes, named: name)
-          }
+        get: { @MainActor in self.stack(of: type, named: name) },
+        set: { @MainActor routes in
+          guard routes != self.stack(of: type, named: name) else { return }
+          self.replaceStack(routes, named: name)
         })
     }
 
@@ -38,8 +38,8 @@
       -> Binding<NavigationPath>
     {
       Binding(
-        get: { MainActor.assumeIsolated { self.swiftUIPath(name) } },
-        set: { path in MainActor.assumeIsolated { self.setSwiftUIPath(path, name) } })
+        get: { @MainActor in self.swiftUIPath(name) },
+        set: { @MainActor path in self.setSwiftUIPath(path, name) })
     }
 
     /// The stack `name` as a `NavigationPath`, made once per change of the stack.
@@ -92,50 +92,40 @@
     /// A binding for `TabView(selection:)`; `defaultTab` while none is selected.
     public func tab<Tab: RestorableRoute>(_ defaultTab: Tab) -> Binding<Tab> {
       Binding(
-        get: { MainActor.assumeIsolated { self.selectedTab(as: Tab.self) ?? defaultTab } },
-        set: { tab in MainActor.assumeIsolated { self.selectTab(tab) } })
+        get: { @MainActor in self.selectedTab(as: Tab.self) ?? defaultTab },
+        set: { @MainActor tab in self.selectTab(tab) })
     }
 
     /// A binding for the sidebar's `List(selection:)`; the content selection is kept.
     public func sidebar<Route: RestorableRoute>(_ type: Route.Type) -> Binding<Route?> {
       Binding(
-        get: { MainActor.assumeIsolated { self.sidebarSelection(as: type) } },
-        set: { route in
-          MainActor.assumeIsolated {
-            self.showDetail(sidebar: route, content: self.contentSelection)
-          }
-        })
+        get: { @MainActor in self.sidebarSelection(as: type) },
+        set: { @MainActor route in self.showDetail(sidebar: route, content: self.contentSelection) }
+      )
     }
 
     /// A binding for the content column's `List(selection:)`.
     public func content<Route: RestorableRoute>(_ type: Route.Type) -> Binding<Route?> {
       Binding(
-        get: { MainActor.assumeIsolated { self.contentSelection(as: type) } },
-        set: { route in
-          MainActor.assumeIsolated {
-            self.showDetail(sidebar: self.sidebarSelection, content: route)
-          }
-        })
+        get: { @MainActor in self.contentSelection(as: type) },
+        set: { @MainActor route in self.showDetail(sidebar: self.sidebarSelection, content: route) }
+      )
     }
 
     /// A binding for `.sheet(item:)` (the route must be `Identifiable` there).
     public func sheet<Route: RestorableRoute>(_ type: Route.Type) -> Binding<Route?> {
       Binding(
-        get: { MainActor.assumeIsolated { self.sheet(as: type) } },
-        set: { route in
-          MainActor.assumeIsolated {
-            if let route { self.present(route) } else { self.dismissSheet() }
-          }
+        get: { @MainActor in self.sheet(as: type) },
+        set: { @MainActor route in
+          if let route { self.present(route) } else { self.dismissSheet() }
         })
     }
 
     /// A binding for `NavigationSplitView(columnVisibility:)`.
     public var columns: Binding<NavigationSplitViewVisibility> {
       Binding(
-        get: { MainActor.assumeIsolated { NavigationSplitViewVisibility(self.columnVisibility) } },
-        set: { visibility in
-          MainActor.assumeIsolated { self.setColumnVisibility(ColumnVisibility(visibility)) }
-        })
+        get: { @MainActor in NavigationSplitViewVisibility(self.columnVisibility) },
+        set: { @MainActor visibility in self.setColumnVisibility(ColumnVisibility(visibility)) })
     }
 
     /// A binding for `NavigationSplitView(preferredCompactColumn:)`; `defaultColumn` while the
@@ -144,14 +134,10 @@
       -> Binding<NavigationSplitViewColumn>
     {
       Binding(
-        get: {
-          MainActor.assumeIsolated {
-            self.preferredCompactColumn.flatMap { NavigationSplitViewColumn($0) } ?? defaultColumn
-          }
+        get: { @MainActor in
+          self.preferredCompactColumn.flatMap { NavigationSplitViewColumn($0) } ?? defaultColumn
         },
-        set: { column in
-          MainActor.assumeIsolated { self.setPreferredCompactColumn(SplitColumn(column)) }
-        })
+        set: { @MainActor column in self.setPreferredCompactColumn(SplitColumn(column)) })
     }
   }
 
