@@ -9,15 +9,24 @@
 //   swift run -c release waypoint-bench --import-file PATH [N]   writes the JSON Lines file that
 //     `waypoint import` reads in the full run (N lines, default 50,000), to time the tools by hand
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
+//   swift run -c release waypoint-bench --launch-prepare STORE FILE, then --launch-child
+//     navigator STORE | json FILE   one launch of the launch row, to time by hand
 import Foundation
 import Waypoint
 import WaypointSQLite
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+// `--launch-prepare STORE FILE`: writes the launch row's scene into a new store and a JSON file,
+// to time the launch children by hand.
+if arguments.first == "--launch-prepare", arguments.count == 3 {
+  try LaunchChild.prepare(store: arguments[1], file: arguments[2])
+  exit(0)
+}
+
 // `--launch-child MODE PATH`: one launch of the launch row, alone in this process.
 if arguments.first == "--launch-child", arguments.count == 3 {
-  exit(await LaunchChild.run(arguments[1], arguments[2]))
+  await LaunchChild.run(arguments[1], arguments[2])
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

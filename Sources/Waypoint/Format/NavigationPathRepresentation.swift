@@ -46,18 +46,21 @@ public enum NavigationPathRepresentation {
     return records
   }
 
-  /// The `NavigationPath.CodableRepresentation` JSON of a stack given **root first**, as
-  /// `JSONEncoder` writes it: decodable by `JSONDecoder` into
-  /// `NavigationPath.CodableRepresentation`. Versions are not part of the format and are left out.
+  /// The `NavigationPath.CodableRepresentation` JSON of a stack given **root first**, byte for byte
+  /// as `JSONEncoder` writes the representation's array of strings (its default escapes, `/`
+  /// included): decodable by `JSONDecoder` into `NavigationPath.CodableRepresentation`. Versions
+  /// are not part of the format and are left out.
   public static func data(for records: [RouteRecord]) -> Data {
-    var strings: [String] = []
-    strings.reserveCapacity(records.count * 2)
-    for record in records.reversed() {
-      strings.append(record.tag)
-      strings.append(record.json)
+    var writer = JSONWriter(
+      capacity: 64 + records.reduce(0) { $0 + $1.tag.utf8.count + $1.json.utf8.count * 2 })
+    writer.byte(0x5B)
+    for (index, record) in records.reversed().enumerated() {
+      if index > 0 { writer.byte(0x2C) }
+      writer.quoted(record.tag, escapingSlashes: true)
+      writer.byte(0x2C)
+      writer.quoted(record.json, escapingSlashes: true)
     }
-    // SwiftUI writes the representation with a plain JSONEncoder; so do we, for identical bytes.
-    // Encoding an array of strings cannot fail.
-    return (try? JSONEncoder().encode(strings)) ?? Data("[]".utf8)
+    writer.byte(0x5D)
+    return writer.finish()
   }
 }
