@@ -43,18 +43,22 @@ extension SceneNavigator {
 }
 
 /// The `NavigationPath` representation of each stack, kept from one change to the next: each
-/// route's element (its type's name and its JSON) is made once, when the route enters the stack.
+/// route's element (its type's name and its JSON) is made once, when the route enters the stack,
+/// and a push or a pop changes only the elements at the top.
 struct PathRepresentations {
   /// One route of a stack as an element of the representation.
   private struct Element {
-    var route: AnyHashable
     var typeName: String
     var json: String
   }
 
-  /// A stack's elements, root first, and the JSON made of them (`nil` once the stack changed).
+  /// A stack's elements, root first (those of the routes at the bottom of the stack, up to the
+  /// first not recorded yet), and the JSON made of them (`nil` once the stack changed).
   private struct Stack {
     var elements: [Element] = []
+    /// The routes the elements were made of, when the stack changed otherwise than by a push or a
+    /// pop: the elements of the routes still at the bottom are kept.
+    var replaced: [AnyHashable]?
     var data: Data?
   }
 
@@ -63,14 +67,39 @@ struct PathRepresentations {
   /// count does.
   private var changes: [String: Int] = [:]
 
-  /// Marks the stack `name` changed: its JSON is made again at its next read.
-  mutating func changed(_ name: String) {
+  /// How many times the stack `name` changed so far.
+  func changeCount(of name: String) -> Int { changes[name] ?? 0 }
+
+  /// A route was pushed on the stack `name`: its element is made at the next read.
+  mutating func pushed(on name: String) {
     stacks[name]?.data = nil
     changes[name, default: 0] &+= 1
   }
 
-  /// How many times the stack `name` changed so far.
-  func changeCount(of name: String) -> Int { changes[name] ?? 0 }
+  /// The stack `name` now holds `count` routes, the bottom ones of what it held.
+  mutating func popped(_ name: String, to count: Int) {
+    if var stack = stacks[name] {
+      if stack.replaced == nil, stack.elements.count > count {
+        stack.elements.removeLast(stack.elements.count - count)
+      }
+      stack.data = nil
+      stacks[name] = stack
+    }
+    changes[name, default: 0] &+= 1
+  }
+
+  /// The stack `name` changed otherwise (replaced, restored): its routes are compared with those of
+  /// its elements at the next read.
+  mutating func replaced(_ name: String, previous routes: [any RestorableRoute]) {
+    if var stack = stacks[name] {
+      if stack.replaced == nil {
+        stack.replaced = routes.prefix(stack.elements.count).map { SceneNavigator.key($0) }
+      }
+      stack.data = nil
+      stacks[name] = stack
+    }
+    changes[name, default: 0] &+= 1
+  }
 
   /// The representation of `routes`, the stack `name`, and where recording stopped (`nil` when
   /// every route was recorded, reported once per change).
@@ -79,22 +108,22 @@ struct PathRepresentations {
   ) -> (data: Data, unrecorded: String?) {
     var stack = stacks[name] ?? Stack()
     if let data = stack.data { return (data, nil) }
-    // The routes kept from the bottom of the stack keep their elements; the others are recorded.
-    let keys = routes.map { SceneNavigator.key($0) }
-    var kept = 0
-    while kept < min(routes.count, stack.elements.count), stack.elements[kept].route == keys[kept] {
-      kept += 1
+    if let previous = stack.replaced {
+      // The routes kept from the bottom of the stack keep their elements.
+      let current = routes.prefix(previous.count).map { SceneNavigator.key($0) }
+      var kept = 0
+      while kept < current.count, previous[kept] == current[kept] { kept += 1 }
+      stack.elements.removeSubrange(kept...)
+      stack.replaced = nil
     }
-    stack.elements.removeSubrange(kept...)
+    stack.elements.removeSubrange(min(stack.elements.count, routes.count)...)
     var unrecorded: String?
-    for index in kept..<routes.count {
+    for index in stack.elements.count..<routes.count {
       let route = routes[index]
       do {
         let record = try registry.encode(route)
         stack.elements.append(
-          Element(
-            route: keys[index], typeName: _typeName(type(of: route), qualified: true),
-            json: record.json))
+          Element(typeName: _typeName(type(of: route), qualified: true), json: record.json))
       } catch {
         unrecorded = "stack \(name)[\(index)]: \(error)"
         break

@@ -239,8 +239,8 @@ public final class SceneNavigator {
 
   /// Sets the stack `name` (an empty stack is removed), marking its `NavigationPath` changed.
   private func setStack(_ routes: [any RestorableRoute], named name: String) {
+    paths.replaced(name, previous: storedStacks[name] ?? [])
     storedStacks[name] = routes.isEmpty ? nil : routes
-    paths.changed(name)
   }
 
   /// A route as a key that compares by the route's type and value.
@@ -280,7 +280,7 @@ public final class SceneNavigator {
   public func push(_ route: some RestorableRoute, on name: String = SceneSnapshot.mainStackName) {
     restoreIfNeeded()
     storedStacks[name, default: []].append(route)
-    paths.changed(name)
+    paths.pushed(on: name)
     changed()
   }
 
@@ -294,7 +294,7 @@ public final class SceneNavigator {
     } else {
       storedStacks[name]?.removeLast(count)
     }
-    paths.changed(name)
+    paths.popped(name, to: max(0, current - count))
     changed()
   }
 
