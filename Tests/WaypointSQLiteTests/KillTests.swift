@@ -12,7 +12,7 @@ import Waypoint
 
 /// Real SIGKILLs of a second process (`WaypointTestHelper`) at random moments while it saves,
 /// prunes, imports, backs up or restores. The short form runs in CI; the long form is
-/// `WAYPOINT_KILLS=200 swift test --filter KillTests` (see Docs/Store.md, "Reliability").
+/// `WAYPOINT_KILLS=200 swift test --filter KillTests` (see Docs/StoreReference.md, "Reliability").
 @Suite("Snapshot store: processes killed at random moments", .serialized)
 struct KillTests {
   let directory = TemporaryDirectory()

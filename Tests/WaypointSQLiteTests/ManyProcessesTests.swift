@@ -6,7 +6,7 @@ import Waypoint
 
 /// Several writer processes, reader processes (the store read-only, and the built `waypoint` tool)
 /// and a pruning process on one file at once. The short form runs in CI; the long form is
-/// `WAYPOINT_MANY_SAVES=2500 swift test --filter ManyProcessesTests` (see Docs/Store.md,
+/// `WAYPOINT_MANY_SAVES=2500 swift test --filter ManyProcessesTests` (see Docs/StoreReference.md,
 /// "Reliability").
 @Suite("Snapshot store: many processes at once", .serialized)
 struct ManyProcessesTests {

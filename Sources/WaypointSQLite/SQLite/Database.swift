@@ -19,9 +19,6 @@ final class Database {
   enum Mode {
     /// Read and write, creating the file if needed.
     case readWrite
-    /// Read and write a file that must exist: never creates one (a store's checkpointing
-    /// connection, which opens a file the store already has open).
-    case readWriteExisting
     /// Read only; the file must exist.
     case readOnly
     /// Read only, telling SQLite that nobody changes the file (`immutable=1`): no locks, no `-shm`
@@ -53,7 +50,6 @@ final class Database {
     let flags: Int32 =
       switch mode {
       case .readWrite: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-      case .readWriteExisting: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
       case .readOnly: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
       case .immutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
       }

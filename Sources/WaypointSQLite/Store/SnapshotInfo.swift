@@ -14,8 +14,7 @@ public struct SnapshotInfo: Hashable, Sendable {
   public var routeSchemaVersion: Int
   /// The app's build string, if it gave one.
   public var appBuild: String?
-  /// The size of the stored document in bytes, as JSON: recorded with the row (its stored form,
-  /// `Docs/SnapshotFormat.md` "Stored form", is smaller), never less than the bytes stored.
+  /// The size of the stored document in bytes.
   public var byteCount: Int
   /// Why it is kept aside, if it is.
   public var quarantine: Quarantine?

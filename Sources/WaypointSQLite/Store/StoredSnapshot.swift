@@ -4,12 +4,10 @@ import Foundation
 public struct StoredSnapshot: Hashable, Sendable {
   /// A stored document, or the fact that it was too large to be read.
   public enum Document: Hashable, Sendable {
-    /// The JSON document, expanded from its stored form (`Docs/SnapshotFormat.md`, "Stored
-    /// form"), otherwise byte for byte as stored.
+    /// The JSON document, byte for byte as stored (`Docs/SnapshotFormat.md`).
     case read(Data)
     /// The document is over the size limit the store was read with (the configuration's
-    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its real size, as
-    /// JSON (its stored form, when that alone is within the limit, counted once expanded).
+    /// `limits.maxDocumentBytes`): it was not read into memory. `byteCount` is its size.
     case tooLarge(byteCount: Int, limit: Int)
 
     /// The document's bytes, or `nil` when it was too large to be read.
