@@ -159,10 +159,10 @@ struct StoreDefectTests {
     #expect(throws: StoreError.self) { try store.backup(to: planted) }
     #expect(!FileManager.default.fileExists(atPath: victim))
     // A free name picked beside the store steps over the link.
-    let free = StoreFile.freePath(beside: path, label: "backup", now: Date())
+    let free = StoreFile.freePath(beside: path, label: "backup", now: fixedDate)
     #expect(symlink(victim, free) == 0)
-    #expect(store.backupPath() != free)
-    let target = store.backupPath()
+    let target = store.backupPath(now: fixedDate)
+    #expect(target != free)
     try store.backup(to: target)
     #expect(!FileManager.default.fileExists(atPath: victim))
     let attributes = try FileManager.default.attributesOfItem(atPath: target)

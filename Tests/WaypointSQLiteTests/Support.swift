@@ -31,8 +31,12 @@ let registry: RouteRegistry = {
 
 let restorer = Restorer(registry: registry)
 
-/// A snapshot of the main stack holding these routes.
-func snapshot(_ routes: [Route], savedAt: Date = Date()) throws -> SceneSnapshot {
+/// The tests' clock: a fixed date, so that no verdict depends on when a test runs (a second
+/// boundary between two saves, a slow machine).
+let fixedDate = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// A snapshot of the main stack holding these routes, saved at `savedAt` (the fixed date).
+func snapshot(_ routes: [Route], savedAt: Date = fixedDate) throws -> SceneSnapshot {
   SceneSnapshot(
     metadata: SnapshotMetadata(registry: registry, appBuild: "1.0", savedAt: savedAt),
     stacks: ["main": registry.records(for: routes)])
