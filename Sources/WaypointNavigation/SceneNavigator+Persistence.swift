@@ -206,6 +206,18 @@ extension SceneNavigator {
   }
 }
 
+extension SceneNavigator {
+  /// The store at `storePath` that the navigators of this process share, opened now when none of
+  /// them has it open: for what an app does with the store itself, such as discarding the
+  /// snapshots of scenes the user closed (``/WaypointSQLite/SnapshotStore/discard(scenes:)``),
+  /// over the same connection as its navigators.
+  ///
+  /// - Throws: ``/WaypointSQLite/StoreError`` from opening the store.
+  public nonisolated static func store(at storePath: String) throws(StoreError) -> SnapshotStore {
+    try SharedStores.store(at: storePath)
+  }
+}
+
 extension SceneNavigator.StoreSource {
   /// The store: the one given, or the shared one at the path (opened when no navigator of the
   /// process has it open); `nil` for none.
