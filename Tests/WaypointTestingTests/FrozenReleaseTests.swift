@@ -287,5 +287,28 @@ struct FrozenReleaseStoreTests {
       badName?.message
         == "scene a/b cannot name a fixture file (a name uses only letters, digits, '-', '_' and '.'): "
         + "add it with add(_:snapshot:) under a name of your own")
+
+    // Adding the same scenes again replaces nothing unless told to.
+    let before = release.fixtures.map { "\($0.name) \($0.fixture.data.count)" }
+    let taken = #expect(throws: WaypointTestFailure.self) {
+      try device.launch { store throws(WaypointTestFailure) in
+        try release.addLatest(from: store, scenes: ["phone", "ipad"])
+      }
+    }
+    #expect(
+      taken?.message
+        == #"the release already holds fixtures named "phone", "ipad": nothing was added; "#
+        + "pass replacing: true to replace them")
+    #expect(release.fixtures.map { "\($0.name) \($0.fixture.data.count)" } == before)
+    let phone = release.fixtures.first { $0.name == "phone" }?.fixture.data
+    try device.save(
+      SceneBuilder(registry: DemoApp.V1.registry()).main(DemoApp.V1.Route.order(id: 77)).snapshot,
+      scene: "phone")
+    let replaced = try device.launch { store throws(WaypointTestFailure) in
+      try release.addLatest(from: store, scenes: ["phone"], replacing: true)
+    }
+    #expect(replaced == ["phone"])
+    #expect(release.fixtures.count == before.count)
+    #expect(release.fixtures.first { $0.name == "phone" }?.fixture.data != phone)
   }
 }
