@@ -242,10 +242,11 @@ struct EncodedSnapshot {
         guard let newBase = new.baseAddress, let oldBase = old.baseAddress else { return false }
         let start = savedAt.lowerBound
         let end = savedAt.upperBound
+        // The stored date must read as one: a row whose bytes differ only there is not taken
+        // for the same state when that row's document would not read.
         return memcmp(newBase, oldBase, start) == 0
           && memcmp(newBase + end, oldBase + end, new.count - end) == 0
-          && ISO8601Seconds.parse(secondsForm: UnsafeRawBufferPointer(rebasing: old[start..<end]))
-            != nil
+          && ISO8601Seconds.parse(String(decoding: old[start..<end], as: UTF8.self)) != nil
       }
     }
   }
