@@ -22,7 +22,8 @@ struct SnapshotWriterTests {
     var stacks: [String: [RouteRecord]] = [:]
     for _ in 0..<Int.random(in: 0...4, using: &generator) {
       let name =
-        ["main", "detail", "Tab 1", "a", "Z", "tab-2", "_x"].randomElement(using: &generator)
+        ["main", "detail", "Tab 1", "a", "Z", "tab-2", "_x", "2", "é", "e\u{301}"].randomElement(
+          using: &generator)
         ?? "main"
       stacks[name] = (0..<Int.random(in: 0...5, using: &generator)).map { _ in route() }
     }

@@ -48,7 +48,7 @@ package enum ISO8601Seconds {
   /// (`20221-06-01T04:09:15Z`, which Foundation reads). A form with a fraction of a second
   /// (`04:09:01.5Z`) gives its time rounded down to whole seconds, as the format stores it, so that
   /// the date writes back as it reads.
-  static func parse(_ text: String) -> Date? {
+  package static func parse(_ text: String) -> Date? {
     guard let date = parseAnyYear(text) else { return nil }
     let interval = date.timeIntervalSince1970
     guard interval >= Double(representable.lowerBound),

@@ -11,7 +11,7 @@ extension RouteManifest {
   {
     do {
       return predict(
-        try SceneSnapshot(reading: data, limits: limits), policy: policy, limits: limits)
+        try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
     } catch {
       return Self.unreadable(error)
     }
@@ -101,10 +101,12 @@ extension RouteManifest {
       }
     }
     guard let shape = route(named: current.tag)?.shape else { return .dropped(.unknownTag) }
-    let value: JSONNode
+    let value: JSONStructure
     do {
       // Scanned as JSONDecoder scans it: numbers and strings are judged where the type reads them.
-      value = try JSONNode(parsing: current.json, limits: limits)
+      value = try JSONStructure(
+        scanning: current.json.utf8, byteLimit: limits.maxPayloadBytes,
+        maxDepth: limits.maxNestingDepth)
     } catch {
       return .dropped(.invalidPayload(error))
     }

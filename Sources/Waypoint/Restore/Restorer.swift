@@ -44,7 +44,7 @@ public struct Restorer: Sendable {
   /// ``DropReason/newerFormat(found:supported:)``.
   public func restore(encoded data: Data) -> RestoredScene {
     do {
-      return restore(try SceneSnapshot(reading: data, limits: limits))
+      return restore(try SceneSnapshot(decoding: data, limits: limits))
     } catch {
       return .root(Self.unreadable(error))
     }
@@ -160,14 +160,8 @@ public struct Restorer: Sendable {
     do {
       value = try type.decode(decoder, payload)
     } catch let error as DecodingError {
-      // JSONDecoder scans the structure first and reads numbers and strings only where the type
-      // asks for them: a payload whose structure does not scan is malformed JSON, as offline
-      // validation says; a number or string that fails where it is read is the type's error.
-      do {
-        _ = try JSONNode.scanning(Array(payload))
-      } catch {
-        return .dropped(.invalidPayload(error))
-      }
+      // The payload's structure was checked above, as JSONDecoder scans it and as offline
+      // validation does: a number or string that fails where it is read is the type's error.
       return .dropped(Self.reason(error, payload: payload))
     } catch {
       return .dropped(.undecodable(codingPath: "", message: String(describing: error)))

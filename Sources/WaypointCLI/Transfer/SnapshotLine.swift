@@ -180,7 +180,7 @@ enum SnapshotLine {
     } catch {
       if error.code == .malformedJSON {
         // One line of a file: the column says where, the line number is the caller's.
-        let problem = JSONSyntax.firstProblem(in: line)
+        let problem = JSONStructure.firstProblem(in: line)
         throw Problem(
           message: "not valid JSON"
             + (problem.map { " at column \($0.column) (byte \($0.offset)): \($0.message)" } ?? ""))
