@@ -97,8 +97,8 @@ private struct SnapshotDocumentReader {
   struct DocumentPath {
     /// The member of the document (`stacks`, `split`, …).
     var member: StaticString?
-    /// The stack, within `stacks`.
-    var stack: String?
+    /// The key of the stack, within `stacks` (its name read only for an error).
+    var stack: Value?
     /// The route, within its stack.
     var index: Int?
     /// Keys within the member or the route: `sidebar`, then `tag`.
@@ -117,11 +117,12 @@ private struct SnapshotDocumentReader {
       return path
     }
 
-    /// The coding path `JSONDecoder` gives (a stack name that reads as an integer as `[2]`).
-    var codingPath: [PathKey] {
+    /// The coding path `JSONDecoder` gives (a stack name that reads as an integer as `[2]`) in
+    /// the document `json`.
+    func codingPath(in json: JSONStructure) -> [PathKey] {
       var path: [PathKey] = []
       if let member { path.append(PathKey(member.description)) }
-      if let stack { path.append(PathKey(dictionaryKey: stack)) }
+      if let stack { path.append(PathKey(dictionaryKey: (try? json.string(stack)) ?? "")) }
       if let index { path.append(PathKey(index: index)) }
       if let key = keys.0 { path.append(PathKey(key.description)) }
       if let key = keys.1 { path.append(PathKey(key.description)) }
@@ -129,8 +130,8 @@ private struct SnapshotDocumentReader {
     }
 
     /// `stacks.main[0].tag`; `document` for the document itself.
-    var dotted: String {
-      let path = codingPath
+    func dotted(in json: JSONStructure) -> String {
+      let path = codingPath(in: json)
       return path.isEmpty ? "document" : CodingPathDescription.dotted(path)
     }
   }
@@ -211,7 +212,7 @@ private struct SnapshotDocumentReader {
   {
     let found = json.kind(value)
     guard found != kind else { return }
-    guard found != .null else { throw .missingField(path.dotted) }
+    guard found != .null else { throw .missingField(path.dotted(in: json)) }
     let expected =
       switch kind {
       case .object: "an object"
@@ -219,7 +220,8 @@ private struct SnapshotDocumentReader {
       case .string: "a string"
       case .null, .bool, .number: "a number"
       }
-    throw .invalidField(path.dotted, reason: "expected \(expected), found \(Self.words(found))")
+    throw .invalidField(
+      path.dotted(in: json), reason: "expected \(expected), found \(Self.words(found))")
   }
 
   /// What `JSONDecoder` says it found, in JSON's words.
@@ -247,7 +249,7 @@ private struct SnapshotDocumentReader {
 
   /// A required member's value, or the error for its absence.
   private func required(_ member: Member) throws(SnapshotFormatError) -> Value {
-    guard let value = member.value else { throw .missingField(member.path.dotted) }
+    guard let value = member.value else { throw .missingField(member.path.dotted(in: json)) }
     return value
   }
 
@@ -300,17 +302,17 @@ private struct SnapshotDocumentReader {
     guard let value = present(member) else { return [:] }
     try expect(value, .object, at: member.path)
     // Every name read first, as the container reads its keys; the first of equal names kept.
-    var found: [String: Value] = [:]
+    var found: [String: (key: Value, records: Value)] = [:]
     found.reserveCapacity(json.count(value))
     for (key, records) in json.members(of: value) {
       let name = try read { () throws(JSONProblem) in try json.string(key) }
-      if found[name] == nil { found[name] = records }
+      if found[name] == nil { found[name] = (key, records) }
     }
     var stacks: [String: [RouteRecord]] = [:]
     stacks.reserveCapacity(found.count)
-    for (name, records) in found.sorted(by: { SceneSnapshot.precedes($0.key, $1.key) }) {
+    for (name, (key, records)) in found.sorted(by: { SceneSnapshot.precedes($0.key, $1.key) }) {
       var path = member.path
-      path.stack = name
+      path.stack = key
       try expect(records, .array, at: path)
       var stack: [RouteRecord] = []
       stack.reserveCapacity(json.count(records))

@@ -38,13 +38,16 @@ enum JSONString {
     }
   }
 
-  /// The string `contents` reads as, escapes and all. The structure was scanned: a backslash is
-  /// followed by a byte, and `\u` by four.
-  static func unescape(_ contents: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+  /// The string `contents` reads as, escapes and all; `ascii` when the contents are all ASCII
+  /// (nothing to check of their UTF-8). The structure was scanned: a backslash is followed by a
+  /// byte, and `\u` by four.
+  static func unescape(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) throws(Failure)
+    -> String
+  {
     var failure: Failure?
     let text = String(unsafeUninitializedCapacity: max(1, contents.count)) { output in
       do throws(Failure) {
-        return try unescape(contents, into: output)
+        return try unescape(contents, ascii: ascii, into: output)
       } catch {
         failure = error
         return 0
@@ -57,7 +60,8 @@ enum JSONString {
   /// Writes what `contents` reads as into `output` (as large as `contents`: an escape is never
   /// shorter than what it stands for) and returns its length.
   private static func unescape(
-    _ contents: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>
+    _ contents: UnsafeBufferPointer<UInt8>, ascii: Bool,
+    into output: UnsafeMutableBufferPointer<UInt8>
   ) throws(Failure) -> Int {
     var written = 0
     func append(_ byte: UInt8) {
@@ -68,10 +72,14 @@ enum JSONString {
     /// between escapes on its own).
     func copy(_ start: Int, _ end: Int) throws(Failure) {
       let run = UnsafeBufferPointer(rebasing: contents[start..<end])
-      if let bad = firstInvalidUTF8(in: run) {
+      if !ascii, let bad = firstInvalidUTF8(in: run) {
         throw Failure(offset: start + bad, reason: .invalidUTF8)
       }
-      for byte in run { append(byte) }
+      guard let source = run.baseAddress, let target = output.baseAddress, !run.isEmpty else {
+        return
+      }
+      (target + written).update(from: source, count: run.count)
+      written += run.count
     }
     var index = 0
     var runStart = 0

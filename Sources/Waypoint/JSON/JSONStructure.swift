@@ -293,12 +293,18 @@ package struct JSONStructure: Sendable {
         return String(decoding: contents, as: UTF8.self)
       }
       do throws(JSONString.Failure) {
-        return try JSONString.unescape(contents)
+        return try JSONString.unescape(contents, ascii: entry.flags & Entry.nonASCII == 0)
       } catch {
         throw problem(
           error.message(in: bytes, base: entry.start), atOffset: entry.start + error.offset)
       }
     }
+  }
+
+  /// Whether `value` is a string that `JSONDecoder` reads (``string(_:)``), found without making
+  /// a `String` of plain ASCII.
+  package func stringReads(_ value: Value) -> Bool {
+    isPlainString(value) || (try? string(value)) != nil
   }
 
   /// Whether the string `value` reads as `name`; a string written as plain ASCII is compared
@@ -345,13 +351,16 @@ package struct JSONStructure: Sendable {
   /// Whether the plain string `value` (``isPlainString(_:)``) has the bytes `name`, when `name` is
   /// ASCII; `nil` when either is not plain, for the caller to compare the strings as read.
   private func plainString(_ value: Value, equals name: UnsafeBufferPointer<UInt8>) -> Bool? {
-    guard isPlainString(value), !name.contains(where: { $0 >= 0x80 }) else { return nil }
+    guard isPlainString(value) else { return nil }
     let entry = entries[value.entry]
-    guard entry.end - entry.start == name.count else { return false }
-    return bytes.withUnsafeBufferPointer { bytes in
-      guard let base = bytes.baseAddress, let other = name.baseAddress else { return true }
-      return memcmp(base + entry.start, other, name.count) == 0
-    }
+    let same =
+      entry.end - entry.start == name.count
+      && bytes.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress, let other = name.baseAddress else { return true }
+        return memcmp(base + entry.start, other, name.count) == 0
+      }
+    // Other bytes than a name outside ASCII may still be the same text (canonically equivalent).
+    return same || name.allSatisfy { $0 < 0x80 } ? same : nil
   }
 
   // MARK: Numbers
