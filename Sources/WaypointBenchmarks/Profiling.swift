@@ -6,10 +6,10 @@ import WaypointSQLite
 /// 1,000 snapshots, to be run under `perf record -g` or `valgrind --tool=callgrind`. Nothing is
 /// compared and the figures printed are those of a warm loop, not the benchmark's.
 enum Profiling {
-  static let operations = ["save", "raw-insert", "unchanged", "restore", "encode", "judge"]
+  static let operations = ["save", "raw-insert", "unchanged", "restore", "encode", "predict"]
 
   static func run(_ operation: String, iterations: Int, in directory: URL) throws {
-    if operation == "judge" { return try judge(iterations: iterations) }
+    if operation == "predict" { return try predict(iterations: iterations) }
     let path = directory.appendingPathComponent("profile.sqlite").path
     try StoreBuilder.build(at: path, count: 1000)
     let environment = ProcessInfo.processInfo.environment
@@ -76,26 +76,27 @@ enum Profiling {
     }
   }
 
-  /// `judge`: `waypoint validate`'s judgement of a document from its bytes (`FastPrediction`),
-  /// over the benchmark's documents, `iterations` of them in all; no store, only the CPU work of
-  /// the judge threads.
-  private static func judge(iterations: Int) throws {
+  /// `predict`: `waypoint validate`'s prediction of a restore of each document
+  /// (``RouteManifest/predict(encoded:policy:limits:)``), over the benchmark's documents,
+  /// `iterations` of them in all; no store, only the CPU work of the prediction.
+  private static func predict(iterations: Int) throws {
     let documents = (0..<1000).map { Fixtures.snapshot($0).encoded() }
-    var fast = FastPrediction(manifest: RouteManifest(registry: registry), limits: .default)
-    for document in documents where document.withUnsafeBytes({ fast.keptRoutes(in: $0) }) == nil {
-      throw BenchError("a benchmark document is not judged on its bytes")
+    let manifest = RouteManifest(registry: registry)
+    for document in documents
+    where manifest.predict(encoded: document).report.outcome != .restored {
+      throw BenchError("a benchmark document is not predicted to restore whole")
     }
     let bytes = documents.reduce(0) { $0 + $1.count }
     // CPU time, which other processes on the machine disturb less than the wall clock.
     let start = clock()
     var kept = 0
     for round in 0..<iterations {
-      kept += documents[round % documents.count].withUnsafeBytes { fast.keptRoutes(in: $0) } ?? 0
+      kept += manifest.predict(encoded: documents[round % documents.count]).entries.count
     }
     let elapsed = Double(clock() - start) * 1_000_000 / Double(CLOCKS_PER_SEC)
     print(
       String(
-        format: "judge ×%d: %.3f µs of CPU each (warm loop; %d routes kept; %d bytes a document)",
+        format: "predict ×%d: %.3f µs of CPU each (warm loop; %d routes; %d bytes a document)",
         iterations, elapsed / Double(max(1, iterations)), kept, bytes / documents.count))
   }
 }

@@ -191,23 +191,6 @@ struct StrictScanningTests {
     #expect(read > 2000, "\(read) read")
   }
 
-  @Test("an integer type's bounds hold exactly the values it holds")
-  func integerBounds() {
-    for type in RouteShape.IntegerType.allCases {
-      let bounds = BytesShapes.bounds(of: type)
-      var values: [Int64] = [.min, .min + 1, -1, 0, 1, .max - 1, .max]
-      for edge in [
-        Int64(Int8.min), Int64(Int8.max), Int64(Int16.min), Int64(Int16.max), Int64(Int32.min),
-        Int64(Int32.max), Int64(UInt8.max), Int64(UInt16.max), Int64(UInt32.max),
-      ] {
-        values += [edge - 1, edge, edge + 1]
-      }
-      for value in values {
-        #expect(bounds.contains(value) == type.holds(value), "\(type) \(value)")
-      }
-    }
-  }
-
   @Test("a name recognised where it is is the string the reader scans there")
   func names() {
     var generator = SplitMix64(state: 25)
@@ -251,17 +234,5 @@ struct StrictScanningTests {
       }
     }
     #expect(recognised > 2000, "\(recognised) recognised")
-  }
-}
-
-@Suite("The fast prediction's words")
-struct FastPredictionWordTests {
-  @Test("the words written out are the packed bytes of their text")
-  func words() {
-    #expect(FastPrediction.routeOpening == StrictJSONReader.packed(#"{"json":"#.utf8))
-    #expect(FastPrediction.tagMember == StrictJSONReader.packed(#","tag":"#.utf8))
-    #expect(FastPrediction.tagKey == StrictJSONReader.packed("tag".utf8))
-    #expect(FastPrediction.jsonKey == StrictJSONReader.packed("json".utf8))
-    #expect(FastPrediction.versionKey == StrictJSONReader.packed("version".utf8))
   }
 }

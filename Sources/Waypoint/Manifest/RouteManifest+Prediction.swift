@@ -47,23 +47,15 @@ extension RouteManifest {
           .init(location: $0.location, tag: $0.tag, fate: .dropped($0.reason))
         }, report: newer)
     }
-    var pass = RestorePass<(location: RouteLocation, record: RouteRecord)>(policy: policy) {
-      record, location in
+    // A kept route is what it became when a migration changed it, `nil` when it is as stored.
+    var pass = RestorePass<RouteRecord?>(policy: policy) { record, _ in
       switch resolve(record, limits: limits) {
-      case .kept(let current): .kept((location, current))
+      case .kept(let current): .kept(current == record ? nil : current)
       case .dropped(let reason): .dropped(reason)
       case .undetermined(let why): .undetermined(why)
       }
     }
     let walk = pass.walk(snapshot)
-    // What each kept route became, to tell kept from migrated.
-    var kept = walk.stacks.values.flatMap { $0 }
-    kept += [walk.selectedTab, walk.sidebarSelection, walk.contentSelection, walk.sheet].compactMap
-    { $0 }
-    var current: [RouteLocation: RouteRecord] = [:]
-    for (location, record) in kept { current[location] = record }
-    var stored: [RouteLocation: RouteRecord] = [:]
-    for (location, record) in snapshot.routes { stored[location] = record }
     let entries = walk.entries.map { entry -> RestorePrediction.Entry in
       let fate: RouteFate
       if let reason = entry.reason {
@@ -75,9 +67,10 @@ extension RouteManifest {
       } else if walk.isRoot {
         // The scene goes to the root whatever the app would say of this route.
         fate = .dropped(.sceneReset)
+      } else if case .some(.some(let now)) = entry.kept {
+        fate = .migrated(now)
       } else {
-        let now = current[entry.location]
-        fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept
+        fate = .kept
       }
       return RestorePrediction.Entry(location: entry.location, tag: entry.tag, fate: fate)
     }
@@ -87,20 +80,23 @@ extension RouteManifest {
   /// One route's fate: migrate with the declarative steps, then check the payload against the
   /// current shape.
   func resolve(_ record: RouteRecord, limits: InputLimits) -> Fate<RouteRecord> {
-    guard let evolution = evolution(named: record.tag) else { return .dropped(.unknownTag) }
+    guard var route = route(named: record.tag) else { return .dropped(.unknownTag) }
     var current = record
-    if record.version < evolution.version {
+    if record.version < route.version {
       // As in a restore: only routes of an older version migrate.
       let engine = MigrationEngine(lookup: evolution(named:), limits: limits)
       switch engine.migrate(record) {
-      case .current(let migrated, _): current = migrated
+      case .current(let migrated, _):
+        guard let target = self.route(named: migrated.tag) else { return .dropped(.unknownTag) }
+        route = target
+        current = migrated
       case .dropped(let reason): return .dropped(reason)
       case .undetermined(let step, let tag, let version):
         return .undetermined(
           "migration of \(tag) from version \(version) runs \(step), which needs the app")
       }
     }
-    guard let shape = route(named: current.tag)?.shape else { return .dropped(.unknownTag) }
+    let shape = route.shape
     let value: JSONStructure
     do {
       // Scanned as JSONDecoder scans it: numbers and strings are judged where the type reads them.
@@ -110,7 +106,7 @@ extension RouteManifest {
     } catch {
       return .dropped(.invalidPayload(error))
     }
-    switch shape.match(value, references: shape(ofTag:)) {
+    switch shape.match(value, references: self.shape(ofTag:)) {
     case .matches: return .kept(current)
     case .mismatch(let path, let message):
       return .dropped(.undecodable(codingPath: path, message: message))

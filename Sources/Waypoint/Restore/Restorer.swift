@@ -111,6 +111,17 @@ public struct Restorer: Sendable {
       return RestoreReport(
         outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
     }
+    // The usual snapshot, nothing newer, found without building the list of locations.
+    func isNewer(_ record: RouteRecord?) -> Bool {
+      guard let record else { return false }
+      return record.version > version(record.tag) ?? Int.max
+    }
+    let split = snapshot.split
+    guard
+      snapshot.stacks.values.contains(where: { $0.contains(where: isNewer) })
+        || isNewer(snapshot.selectedTab) || isNewer(snapshot.sheet)
+        || isNewer(split?.sidebarSelection) || isNewer(split?.contentSelection)
+    else { return nil }
     let items = snapshot.routes.map { location, record in
       let supported = version(record.tag) ?? Int.max
       let reason: DropReason =
@@ -118,7 +129,6 @@ public struct Restorer: Sendable {
         ? .newerRouteVersion(stored: record.version, supported: supported) : .sceneReset
       return DroppedItem(location: location, tag: record.tag, reason: reason)
     }
-    guard items.contains(where: { $0.reason != .sceneReset }) else { return nil }
     return RestoreReport(outcome: .root, dropped: items)
   }
 

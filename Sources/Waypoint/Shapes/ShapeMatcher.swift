@@ -132,7 +132,7 @@ struct ShapeMatcher {
 
   /// Whether every key of the object reads, as a keyed container needs.
   private func keysRead(_ object: Value) -> Bool {
-    json.members(of: object).allSatisfy { key, _ in (try? json.string(key)) != nil }
+    json.members(of: object).allSatisfy { key, _ in json.stringReads(key) }
   }
 
   /// The value of the first member whose key reads as `name` (the first of duplicate keys wins).
@@ -170,16 +170,28 @@ struct ShapeMatcher {
       return mismatch("an object with one case key", value)
     }
     guard keysRead(value) else { return unreadableKey() }
-    var present: [(enumCase: RouteShape.Case, payload: Value)] = []
-    for enumCase in cases where !present.contains(where: { $0.enumCase.name == enumCase.name }) {
-      if let payload = member(enumCase.name, of: value) { present.append((enumCase, payload)) }
+    // The one case named, or the first of several.
+    var chosen: (enumCase: RouteShape.Case, payload: Value)?
+    var several = false
+    for enumCase in cases {
+      guard let payload = member(enumCase.name, of: value) else { continue }
+      if let first = chosen {
+        several = several || first.enumCase.name != enumCase.name
+      } else {
+        chosen = (enumCase, payload)
+      }
     }
-    guard present.count == 1, let (chosen, payload) = present.first else {
+    guard !several, let (chosen, payload) = chosen else {
+      var present: [String] = []
+      for enumCase in cases
+      where !present.contains(enumCase.name) && member(enumCase.name, of: value) != nil {
+        present.append(enumCase.name)
+      }
       let keys = keyedMembers(value)?.keys.sorted() ?? []
       let found =
         present.isEmpty
         ? "found " + (keys.isEmpty ? "an empty object" : "keys \(list(keys))")
-        : "found several: \(list(present.map(\.enumCase.name)))"
+        : "found several: \(list(present))"
       return failure("expected exactly one case key of \(list(cases.map(\.name))); \(found)")
     }
     path.append(.key(chosen.name))
