@@ -41,7 +41,6 @@ enum ExportCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context[redact] ? Redactor(limits: limits) : nil
-    let documents = redactor.map { DocumentRedactor($0) }
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -60,8 +59,7 @@ enum ExportCommand: WaypointCommand {
           var outcome: Result<Void, SnapshotLine.Problem> = .success(())
           do throws(CLIError) {
             try sink.write { bytes in
-              outcome = Self.line(
-                for: stored, redactor: redactor, documents: documents, limits: limits, into: &bytes)
+              outcome = Self.line(for: stored, redactor: redactor, limits: limits, into: &bytes)
               if case .success = outcome { return true }
               return false
             }
@@ -111,26 +109,16 @@ enum ExportCommand: WaypointCommand {
     return .ok
   }
 
-  /// The line for one snapshot, or why it is left out. With `redactor`, `documents` (when given)
-  /// redacts a canonical document on its bytes, to the bytes decoding, redacting and encoding it
-  /// gives.
+  /// The line for one snapshot, or why it is left out. With `redactor`, the document is read,
+  /// redacted and written again.
   static func line(
-    for stored: StoredSnapshot, redactor: Redactor?, documents: DocumentRedactor? = nil,
-    limits: InputLimits, into bytes: inout [UInt8]
+    for stored: StoredSnapshot, redactor: Redactor?, limits: InputLimits,
+    into bytes: inout [UInt8]
   ) -> Result<Void, SnapshotLine.Problem> {
     let info = stored.info
     var quarantine = info.quarantine
     if let redactor, let mark = quarantine {
       quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
-    }
-    if let redactor, let documents, case .read(let data) = stored.document {
-      // Written straight from the redactor's buffer.
-      let written: Void? = documents.withRedacted(data, limits: limits) { redacted in
-        SnapshotLine.append(
-          id: info.id, scene: redactor.scene(info.scene), savedAt: info.savedAt,
-          quarantine: quarantine, document: redacted, to: &bytes)
-      }
-      if written != nil { return .success(()) }
     }
     let document: Data
     if let redactor {
