@@ -1,6 +1,6 @@
 // Fuzz target `round-trip`: the bytes are a snapshot document. Whatever decodes must encode to JSON
 // that decodes to the same snapshot, encoding must be stable, byte for byte what JSONEncoder writes
-// (`.sortedKeys`, `.withoutEscapingSlashes`: its key order too), and recognised as canonical; an
+// (`.sortedKeys`, `.withoutEscapingSlashes`: its key order too, the oracle of the tests); an
 // encoding into a buffer kept from one input to the next gives a fresh encoding's bytes.
 import Foundation
 
@@ -40,8 +40,4 @@ func fuzzRoundTrip(_ data: Data) {
   else {
     fatalError("encoded() is not what JSONEncoder writes")
   }
-  let recognised = encoded.withUnsafeBytes { bytes in
-    CanonicalDocument(bytes, at: 0, limits: .default)?.end == bytes.count
-  }
-  guard recognised else { fatalError("encoded() is not recognised as canonical") }
 }

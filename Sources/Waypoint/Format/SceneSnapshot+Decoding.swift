@@ -22,6 +22,11 @@ extension SceneSnapshot {
     try self.init(document: structure.root, in: structure)
   }
 
+  /// ``init(decoding:limits:)`` under the name the store's inspection reads documents by.
+  package init(reading data: Data, limits: InputLimits = .default) throws(SnapshotFormatError) {
+    try self.init(decoding: data, limits: limits)
+  }
+
   /// Reads the snapshot document `document` of a text already scanned (a document inside a larger
   /// JSON text, such as a line of `waypoint export`), as ``init(decoding:limits:)`` reads it; the
   /// caller applies the limits.

@@ -57,15 +57,26 @@ enum JSONString {
     return text
   }
 
+  /// Why `contents` do not read as a string, as ``unescape(_:ascii:)`` would refuse them; `nil`
+  /// when they read. Nothing is made of them.
+  static func check(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Failure? {
+    do throws(Failure) {
+      _ = try unescape(contents, ascii: ascii, into: nil)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   /// Writes what `contents` reads as into `output` (as large as `contents`: an escape is never
-  /// shorter than what it stands for) and returns its length.
+  /// shorter than what it stands for), or only checks it without `output`, and returns its length.
   private static func unescape(
     _ contents: UnsafeBufferPointer<UInt8>, ascii: Bool,
-    into output: UnsafeMutableBufferPointer<UInt8>
+    into output: UnsafeMutableBufferPointer<UInt8>?
   ) throws(Failure) -> Int {
     var written = 0
     func append(_ byte: UInt8) {
-      output[written] = byte
+      output?[written] = byte
       written += 1
     }
     /// Copies `contents[start..<end]`, valid UTF-8 (checked as JSONDecoder checks it: each run
@@ -75,10 +86,9 @@ enum JSONString {
       if !ascii, let bad = firstInvalidUTF8(in: run) {
         throw Failure(offset: start + bad, reason: .invalidUTF8)
       }
-      guard let source = run.baseAddress, let target = output.baseAddress, !run.isEmpty else {
-        return
+      if let source = run.baseAddress, let target = output?.baseAddress, !run.isEmpty {
+        (target + written).update(from: source, count: run.count)
       }
-      (target + written).update(from: source, count: run.count)
       written += run.count
     }
     var index = 0

@@ -304,7 +304,16 @@ package struct JSONStructure: Sendable {
   /// Whether `value` is a string that `JSONDecoder` reads (``string(_:)``), found without making
   /// a `String` of plain ASCII.
   package func stringReads(_ value: Value) -> Bool {
-    isPlainString(value) || (try? string(value)) != nil
+    let entry = entries[value.entry]
+    guard entry.kind == .string else { return false }
+    if entry.flags == 0 { return true }
+    return bytes.withUnsafeBufferPointer { bytes in
+      let contents = UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.end])
+      guard entry.flags & Entry.escaped != 0 else {
+        return JSONString.firstInvalidUTF8(in: contents) == nil
+      }
+      return JSONString.check(contents, ascii: entry.flags & Entry.nonASCII == 0) == nil
+    }
   }
 
   /// Whether the string `value` reads as `name`; a string written as plain ASCII is compared
@@ -435,6 +444,7 @@ package struct JSONStructure: Sendable {
       let value = Value(entry: index)
       switch entry.kind {
       case .string:
+        guard !stringReads(value) else { continue }
         do throws(JSONProblem) {
           _ = try string(value)
         } catch {

@@ -140,13 +140,12 @@ enum ExportCommand: WaypointCommand {
     return .success(())
   }
 
-  /// The stored document as it is, when it is one JSON object within the limits; compacted onto
-  /// one line when it spans several. A document this build does not read (a newer format) is
-  /// exported as it is.
+  /// The stored document as it is, when it is one JSON object within the limits, every string
+  /// and number of which reads; compacted onto one line when it spans several. A document this
+  /// build does not read (a newer format) is exported as it is.
   private static func verbatimDocument(_ stored: StoredSnapshot, limits: InputLimits)
     -> Result<Data, SnapshotLine.Problem>
   {
-    let limit = limits.maxDocumentBytes
     let document: Data
     switch stored.document {
     case .read(let data): document = data
@@ -154,33 +153,25 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
-    // A document as the store writes it is one line and a strict object: taken as it is.
-    let canonical = document.withUnsafeBytes { bytes in
-      CanonicalDocument(bytes, at: 0, limits: limits)?.end == bytes.count
-    }
-    if canonical { return .success(document) }
-    // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
-    let oneLine = document.withUnsafeBytes { bytes in
-      !bytes.contains { $0 == 0x0A || $0 == 0x0D }
-    }
-    if document.count <= limit, oneLine,
-      StrictJSONReader.isObject(document, maxDepth: limits.maxNestingDepth)
-    {
-      return .success(document)
-    }
-    guard let text = String(data: document, encoding: .utf8) else {
-      return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
-    }
-    let documentLimits = InputLimits(
-      maxDocumentBytes: limit, maxPayloadBytes: limit, maxNestingDepth: limits.maxNestingDepth)
-    guard let value = try? JSONValue(parsing: text, limits: documentLimits), case .object = value
+    guard
+      let json = try? JSONStructure(
+        scanning: document, byteLimit: limits.maxDocumentBytes, maxDepth: limits.maxNestingDepth),
+      json.kind(json.root) == .object, json.firstUnreadableValue() == nil
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if !oneLine {
-      return .success(Data(value.jsonText.utf8))
+    let oneLine = document.withUnsafeBytes { bytes in !bytes.contains { $0 == 0x0A || $0 == 0x0D } }
+    if oneLine { return .success(document) }
+    // Onto one line, as JSONValue writes it.
+    let documentLimits = InputLimits(
+      maxDocumentBytes: limits.maxDocumentBytes, maxPayloadBytes: limits.maxDocumentBytes,
+      maxNestingDepth: limits.maxNestingDepth)
+    guard let text = String(data: document, encoding: .utf8),
+      let value = try? JSONValue(parsing: text, limits: documentLimits)
+    else {
+      return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
-    return .success(document)
+    return .success(Data(value.jsonText.utf8))
   }
 
   private struct Skipped: JSONWritable {
