@@ -47,12 +47,15 @@ extension RouteManifest {
           .init(location: $0.location, tag: $0.tag, fate: .dropped($0.reason))
         }, report: newer)
     }
-    // A kept route is what it became when a migration changed it, `nil` when it is as stored.
-    var pass = RestorePass<RouteRecord?>(policy: policy) { record, _ in
+    // What the routes a migration changed became, by location: to tell kept from migrated.
+    var migrated: [RouteLocation: RouteRecord] = [:]
+    var pass = RestorePass<Void>(policy: policy) { record, location in
       switch resolve(record, limits: limits) {
-      case .kept(let current): .kept(current == record ? nil : current)
-      case .dropped(let reason): .dropped(reason)
-      case .undetermined(let why): .undetermined(why)
+      case .kept(let current):
+        if current != record { migrated[location] = current }
+        return .kept(())
+      case .dropped(let reason): return .dropped(reason)
+      case .undetermined(let why): return .undetermined(why)
       }
     }
     let walk = pass.walk(snapshot)
@@ -67,7 +70,7 @@ extension RouteManifest {
       } else if walk.isRoot {
         // The scene goes to the root whatever the app would say of this route.
         fate = .dropped(.sceneReset)
-      } else if case .some(.some(let now)) = entry.kept {
+      } else if !migrated.isEmpty, let now = migrated[entry.location] {
         fate = .migrated(now)
       } else {
         fate = .kept

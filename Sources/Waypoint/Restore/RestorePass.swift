@@ -21,8 +21,6 @@ struct RestorePass<Kept> {
     var reason: DropReason?
     /// Set when only the app can tell.
     var undetermined: String?
-    /// What a kept route became.
-    var kept: Kept?
   }
 
   /// What the walk brought back.
@@ -123,8 +121,7 @@ struct RestorePass<Kept> {
     switch resolve(record, location) {
     case .kept(let route):
       place(route, at: location)
-      result.entries.append(Entry(location: location, tag: record.tag, kept: route))
-      keptCount += 1
+      keep(location, record)
     case .dropped(let reason):
       fail(location, record, reason)
       if case .stack(_, let index) = location, policy == .cutAtFirstFailure { failedIndex = index }
@@ -145,6 +142,11 @@ struct RestorePass<Kept> {
     // The walk gives no route at these.
     case .columnVisibility, .preferredCompactColumn, .snapshot: break
     }
+  }
+
+  private mutating func keep(_ location: RouteLocation, _ record: RouteRecord) {
+    result.entries.append(Entry(location: location, tag: record.tag))
+    keptCount += 1
   }
 
   private mutating func fail(_ location: RouteLocation, _ record: RouteRecord, _ reason: DropReason)
