@@ -12,7 +12,7 @@ enum JSONNode: Hashable, Sendable {
   /// A number as written: a `-` or a digit followed by digits, `.`, `+`, `-`, `e` or `E`. Whether it
   /// is a number of some type is decided when it is read.
   case number(String)
-  /// A string's text between its quotes, escapes as written. See ``decodedString``.
+  /// A string's text between its quotes, escapes as written.
   case string(raw: String)
   case array([JSONNode])
   /// Members in document order, keys as written.
@@ -65,13 +65,6 @@ enum JSONNode: Hashable, Sendable {
   init(_ value: JSONValue) {
     // JSONEncoder's output always scans.
     self = (try? Self.scanning(Array(value.jsonText.utf8))) ?? .null
-  }
-
-  /// The string as `JSONDecoder` reads it, `nil` when it refuses it (an invalid escape, a lone
-  /// surrogate, an unescaped control character).
-  var decodedString: String? {
-    guard case .string(let raw) = self else { return nil }
-    return Self.decode(rawString: raw)
   }
 
   /// A string's text between quotes as `JSONDecoder` reads it.

@@ -170,21 +170,17 @@ package struct JSONStructure: Sendable {
     return scanUTF8(body, { converted.bom == 0 ? copy ?? Array(body) : Array(body) })
   }
 
-  /// The bytes of `text` in an array (a copy; a `Data` or a native string's UTF-8 in one move).
+  /// The bytes of `text` in an array (a copy, in one move where they are contiguous: a `Data`, a
+  /// native string's UTF-8, a buffer).
   private static func contiguous(_ text: some Collection<UInt8>) -> [UInt8] {
-    if let array = text as? [UInt8] { return array }
-    return withContiguousBytes(text) { Array($0) }
+    text.withContiguousStorageIfAvailable { Array($0) } ?? Array(text)
   }
 
   /// Calls `body` with the bytes of `text` in contiguous memory, copied only when they are not.
   private static func withContiguousBytes<T>(
     _ text: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T
   ) -> T {
-    if let result = text.withContiguousStorageIfAvailable(body) { return result }
-    if let data = text as? Data {
-      return data.withUnsafeBytes { body($0.assumingMemoryBound(to: UInt8.self)) }
-    }
-    return Array(text).withUnsafeBufferPointer(body)
+    text.withContiguousStorageIfAvailable(body) ?? Array(text).withUnsafeBufferPointer(body)
   }
 
   // MARK: Values
