@@ -120,12 +120,16 @@ struct Redactor: Sendable {
       }
       output.append(UInt8(ascii: "]"))
     case .object:
-      // As a keyed container reads them: every key, the first of equal keys.
+      // As a keyed container reads them: every key, the first of equal keys (found in a set once
+      // there are many).
       var members: [(key: String, value: JSONStructure.Value)] = []
-      var keys: Set<String> = []
+      var keys: Set<String>?
       for (key, member) in json.members(of: value) {
         guard let name = try? json.string(key) else { return false }
-        if keys.insert(name).inserted { members.append((name, member)) }
+        if keys?.insert(name).inserted ?? !members.contains(where: { $0.key == name }) {
+          members.append((name, member))
+        }
+        if keys == nil, members.count > 16 { keys = Set(members.map(\.key)) }
       }
       // JSONEncoder's `.sortedKeys` order outside Apple's compatibility mode: the UTF-8 bytes.
       members.sort { SceneSnapshot.precedes($0.key, $1.key) }
@@ -215,6 +219,8 @@ struct Redactor: Sendable {
   }
 
   static func isUUID(_ text: String) -> Bool {
+    // 36 ASCII characters are 36 bytes.
+    guard text.utf8.count == 36 else { return false }
     let scalars = Array(text.unicodeScalars)
     guard scalars.count == 36 else { return false }
     for (index, scalar) in scalars.enumerated() {
