@@ -1,5 +1,6 @@
-// Fuzz target `restore`: everything in the core that reads untrusted bytes: snapshot documents,
-// NavigationPath representations, route manifests and offline validation. Built by Scripts/fuzz
+// Fuzz target `restore`: everything in the core that reads untrusted bytes: snapshot documents
+// (read as their oracle, JSONDecoder, reads them), NavigationPath representations, route manifests
+// and offline validation. Built by Scripts/fuzz
 // with the package's sources, outside SwiftPM (a SwiftPM target cannot link -sanitize=fuzzer).
 import Foundation
 
@@ -47,14 +48,13 @@ func fuzzRestore(_ data: Data) {
     _ = restorer.restore(navigationPath: data)
     _ = manifest.predict(encoded: data, policy: policy)
   }
-  // Restores read documents the strict way first: whatever it takes, JSONDecoder reads the same.
-  if let strict = SceneSnapshot.strictlyRead(data, limits: .default, unknownKeys: true) {
-    guard let decoded = try? SceneSnapshot(decoding: data) else {
-      fatalError("the strict reader took a document that JSONDecoder refuses")
-    }
-    if decoded != strict {
-      fatalError("the strict reader and JSONDecoder read different snapshots")
-    }
+  // The one reader of snapshot documents reads as its oracle, JSONDecoder, does.
+  let read = Result { () throws(SnapshotFormatError) in try SceneSnapshot(decoding: data) }
+  let oracle = Result { () throws(SnapshotFormatError) in
+    try SnapshotDocumentOracle.decode(data)
+  }
+  if let problem = SnapshotDocumentOracle.disagreement(read, oracle, data: data) {
+    fatalError("the reader and JSONDecoder disagree: \(problem)")
   }
   if let decoded = try? RouteManifest(decoding: data) {
     // `waypoint manifest diff` compares hostile manifests on either side.

@@ -125,7 +125,7 @@ struct ImportFastPathTests {
     }
   }
 
-  @Test("lines the fast way does not take import as they always did")
+  @Test("lines written otherwise than export writes them import as they always did")
   func slowLines() async throws {
     let document = String(decoding: Self.snapshot(7).encoded(), as: UTF8.self)
     let unknown = document.replacingOccurrences(

@@ -4,10 +4,10 @@ import Waypoint
 
 @testable import WaypointCLI
 
-/// `export --redact` reads payloads straight from their bytes and hashes with a SHA-256 that does
-/// not allocate; these tests hold both to the earlier implementations: the `JSONValue` path
-/// (`JSONDecoder`, then `JSONEncoder` with sorted keys) and the byte-array SHA-256 kept below.
-@Suite("export --redact: the fast paths against the reference ones")
+/// `export --redact` reads payloads with Waypoint's own scanner and hashes with a SHA-256 that does
+/// not allocate; these tests hold both to their oracles: the `JSONValue` path (`JSONDecoder`, then
+/// `JSONEncoder` with sorted keys, `Redactor.payloadByValue`) and the byte-array SHA-256 below.
+@Suite("export --redact against its oracles")
 struct RedactionDifferentialTests {
   let redactor = Redactor(limits: .default)
 
@@ -58,16 +58,14 @@ struct RedactionDifferentialTests {
     "  {\n\t\"spaced\" :\r [ 1 , \"two\" ] }  ", #""\u0000nul""#,
   ]
 
-  @Test("the payloads Waypoint writes are redacted the fast way, to the reference's text")
+  @Test("the payloads Waypoint writes are redacted to the oracle's text")
   func typicalPayloads() {
     for payload in Self.typical {
-      let fast = redactor.fastPayload(payload)
-      #expect(fast != nil, "\(payload) left the fast path")
-      #expect(fast == redactor.payloadByValue(payload), "\(payload)")
+      #expect(redactor.payload(payload) == redactor.payloadByValue(payload), "\(payload)")
     }
   }
 
-  @Test("hostile payloads give the reference's text, the fast way or not")
+  @Test("hostile payloads give the oracle's text")
   func hostilePayloads() {
     let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
     let hostile: [String] = [
@@ -85,23 +83,18 @@ struct RedactionDifferentialTests {
     for payload in hostile {
       #expect(redactor.payload(payload) == redactor.payloadByValue(payload), "\(payload)")
     }
+    // Payloads read and payloads replaced whole both come up, or this proves little.
+    let unreadable = hostile.filter { (try? JSONValue(parsing: $0)) == nil }.count
+    #expect(unreadable > 10 && unreadable < hostile.count - 10, "\(unreadable) unreadable")
   }
 
-  @Test("generated payloads give the reference's text, and mostly the fast way")
+  @Test("generated payloads give the oracle's text")
   func generatedPayloads() {
     var generator = SplitMix64(state: 0x00C0_FFEE)
-    var fast = 0
-    let count = 1500
-    for _ in 0..<count {
+    for _ in 0..<1500 {
       let payload = Self.value(depth: 0, using: &generator)
-      let expected = redactor.payloadByValue(payload)
-      if let quick = redactor.fastPayload(payload) {
-        fast += 1
-        #expect(quick == expected, "\(payload)")
-      }
-      #expect(redactor.payload(payload) == expected, "\(payload)")
+      #expect(redactor.payload(payload) == redactor.payloadByValue(payload), "\(payload)")
     }
-    #expect(fast > count / 2)
   }
 
   @Test("the hash cache is keyed by bytes: two spellings of é keep their own hashes")
@@ -114,96 +107,6 @@ struct RedactionDifferentialTests {
     #expect(first != second)
     #expect(Redactor(limits: .default).payload(decomposed) == second)
     #expect(warm.payload(composed) == first)
-  }
-
-  @Test("whole documents redacted on their bytes match decoding, redacting and encoding them")
-  func documents() throws {
-    var generator = SplitMix64(state: 0xD0C5)
-    let documents = DocumentRedactor(redactor)
-    let texts = ["", "3.1 (512)", "q\"uote \\ \u{1}\n", "é e\u{301} 日本 🙂", "\u{7F}"]
-    func route() -> RouteRecord {
-      RouteRecord(
-        tag: texts.randomElement(using: &generator)!,
-        json: Int.random(in: 0..<4, using: &generator) == 0
-          ? texts.randomElement(using: &generator)! : Self.value(depth: 0, using: &generator),
-        version: Bool.random(using: &generator) ? 1 : Int.random(in: 2...9, using: &generator))
-    }
-    for iteration in 0..<600 {
-      var stacks: [String: [RouteRecord]] = [:]
-      for index in 0..<Int.random(in: 0...3, using: &generator) {
-        stacks[texts.randomElement(using: &generator)! + String(index)] =
-          (0..<Int.random(in: 0...6, using: &generator)).map { _ in route() }
-      }
-      let snapshot = SceneSnapshot(
-        metadata: SnapshotMetadata(
-          routeSchemaVersion: Int.random(in: 1...9, using: &generator),
-          appBuild: Bool.random(using: &generator) ? texts.randomElement(using: &generator) : nil,
-          savedAt: Date(
-            timeIntervalSince1970: Double(Int.random(in: 0...4_000_000_000, using: &generator)))),
-        stacks: stacks,
-        selectedTab: Bool.random(using: &generator) ? route() : nil,
-        split: Bool.random(using: &generator)
-          ? SplitViewSnapshot(
-            sidebarSelection: route(),
-            contentSelection: Bool.random(using: &generator) ? route() : nil,
-            columnVisibility: .all, preferredCompactColumn: .detail) : nil,
-        sheet: Bool.random(using: &generator) ? route() : nil)
-      let expected = redactor.snapshot(snapshot).encoded()
-      let fast = documents.document(snapshot.encoded(), limits: .default)
-      #expect(fast != nil, "iteration \(iteration) left the fast path")
-      #expect(
-        fast == expected, "iteration \(iteration): \(String(decoding: expected, as: UTF8.self))")
-    }
-    // A document written otherwise (here with a space) is left to the decoding path.
-    var spaced = Array(SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1)).encoded())
-    spaced.insert(0x20, at: 1)
-    #expect(documents.document(Data(spaced), limits: .default) == nil)
-  }
-
-  @Test("payloads redacted on the document's escaped bytes match the unescaped pass, byte for byte")
-  func escapedPass() throws {
-    let overEscaped = DocumentRedactor(redactor)
-    let unescapedFirst = DocumentRedactor(redactor, overEscapedBytes: false)
-    func document(_ payload: String) -> SceneSnapshot {
-      let route = RouteRecord(tag: "Bench.Route", json: payload)
-      return SceneSnapshot(
-        metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "3.1 (512)"),
-        stacks: ["shop": [route, RouteRecord(tag: "T", json: #"{"settings":{}}"#), route]],
-        selectedTab: route)
-    }
-    func check(_ payload: String) -> Int {
-      let snapshot = document(payload)
-      let encoded = snapshot.encoded()
-      let before = overEscaped.escapedPayloads
-      let fast = overEscaped.document(encoded, limits: .default)
-      let taken = overEscaped.escapedPayloads - before
-      #expect(fast != nil, "\(payload) left the canonical path")
-      #expect(fast == unescapedFirst.document(encoded, limits: .default), "\(payload)")
-      #expect(fast == redactor.snapshot(snapshot).encoded(), "\(payload)")
-      #expect(unescapedFirst.escapedPayloads == 0)
-      return taken
-    }
-    // Plain payloads (whitespace escaped as \t, \n, \r in the document included) take the pass:
-    // the three routes that hold them and the one of `settings`.
-    let plain =
-      Self.typical.prefix(15).filter { $0 != "-0" } + [
-        "  {\n\t\"spaced\" :\r [ 1 , \"two\" ] }  ", #"[{"a":[true,false,null]},-5,"日本 🙂"]"#,
-        #"{"id":"E621E1F8-C36C-495A-93FC-0C247A3E6E5F","lower":"e621e1f8-c36c-495a-93fc-0c247a3e6e5f"}"#,
-      ]
-    for payload in plain { #expect(check(payload) == 4, "\(payload)") }
-    // Anything else goes the other way, and must come out the same.
-    let hostile = [
-      "-0", "1.5", "1e2", "01", #""a\"b""#, #""a\\b""#, #""\u0041""#, "\"tab\tinside\"",
-      #"{"b":1,"a":2}"#, #"{"a":1,"a":2}"#, #"{"é":1}"#, "[1,]", "{", "", " ", "[1 2]", "tru",
-      #"{"a":[1,2.5]}"#, #"{"a":1}{"b":2}"#, "123456789012345678901", "\u{7F}", "\"\u{1}\"",
-      String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
-    ]
-    for payload in hostile { #expect(check(payload) == 1, "\(payload)") }
-    for payload in Self.typical { _ = check(payload) }
-    var generator = SplitMix64(state: 0xE5CA_9ED)
-    var taken = 0
-    for _ in 0..<1500 { taken += check(Self.value(depth: 0, using: &generator)) }
-    #expect(taken > 1500 + 1500 / 4)
   }
 
   /// A random JSON text: objects with keys in varied scripts and cases, arrays, strings with

@@ -9,64 +9,6 @@ import Testing
 struct ScenePredictionTests {
   let directory = TemporaryDirectory()
 
-  /// Scene ids as stored bytes: printable ASCII, text to escape, non-ASCII, and invalid UTF-8
-  /// (repaired as a `String` of them is).
-  static let sceneBytes: [[UInt8]] =
-    [
-      "main", "", "a b", "tab\tnew\nline", "caf\u{E9}", "\u{7F}\u{202E}x", "\u{1F600}", "\\\"",
-      "line\u{2028}end", "\u{1B}[2J", "0000139B-D6C7-CDAC-B672-FF0FD6EE7899", "~ }{",
-    ].map { Array($0.utf8) } + [[0xFF], [0x61, 0xC3], [0xED, 0xA0, 0x80], [0x00], [0x22, 0x80]]
-
-  @Test(
-    "the usual scene's line written as bytes is the line of its prediction",
-    arguments: [false, true])
-  func usualLine(styled: Bool) {
-    let style = Style(isEnabled: styled)
-    let snapshots: [Int64] = [0, 1, 9, 10, 99, 1_000_000, -1, -10, .max, .min]
-    for sceneBytes in Self.sceneBytes {
-      let scene = String(decoding: sceneBytes, as: UTF8.self)
-      for snapshot in snapshots {
-        for kept in [0, 1, 13, 65_535] {
-          var bytes: [UInt8] = []
-          sceneBytes.withUnsafeBytes { sceneBytes in
-            ValidateCommand.appendUsualLine(
-              scene: sceneBytes, snapshot: snapshot, kept: kept, to: &bytes)
-          }
-          let prediction = ScenePrediction(scene: scene, snapshot: snapshot, kept: kept)
-          let expected = ValidateCommand.lines(prediction, style).map { $0 + "\n" }.joined()
-          #expect(
-            String(decoding: bytes, as: UTF8.self) == expected,
-            "scene \(sceneBytes), snapshot \(snapshot), kept \(kept)")
-        }
-      }
-    }
-  }
-
-  @Test("the usual scene's JSON object written as bytes is the object of its prediction")
-  func usualObject() {
-    let snapshots: [Int64] = [0, 1, 10, 1_000_000, -1, .max, .min]
-    for sceneBytes in Self.sceneBytes {
-      let scene = String(decoding: sceneBytes, as: UTF8.self)
-      for snapshot in snapshots {
-        for kept in [0, 13, 65_535] {
-          var bytes: [UInt8] = []
-          sceneBytes.withUnsafeBytes { sceneBytes in
-            ValidateCommand.appendUsualObject(
-              scene: sceneBytes, snapshot: snapshot, kept: kept, to: &bytes)
-          }
-          var json = JSONStream(.compact)
-          ScenePrediction(scene: scene, snapshot: snapshot, kept: kept).write(to: &json)
-          var expected: [UInt8] = []
-          json.take(appendingTo: &expected)
-          #expect(
-            bytes == expected,
-            "scene \(sceneBytes), snapshot \(snapshot), kept \(kept): \(String(decoding: bytes, as: UTF8.self))"
-          )
-        }
-      }
-    }
-  }
-
   @Test(
     "repair counts the migrated, dropped and undetermined routes validate lists, under every policy",
     arguments: ["cut", "drop", "reset"])

@@ -68,23 +68,6 @@ func expectAgreement<T: Decodable>(
     (verdict == .matches) == outcome.decodes,
     "\(context) \(text): validate says \(verdict), JSONDecoder \(outcome)",
     sourceLocation: sourceLocation)
-  // The fast path of `waypoint validate`: a certain match is a match.
-  let certain = Array(text.utf8).withUnsafeBytes {
-    shape.certainlyMatches(bytes: $0, references: { references[$0] }, limits: unlimited)
-  }
-  #expect(
-    !certain || verdict == .matches, "\(context) \(text): certain on bytes, but \(verdict)",
-    sourceLocation: sourceLocation)
-  // The same payload as a document holds it, written inside a JSON string and judged on those
-  // bytes: certain only where the unescaped bytes are.
-  let escaped = escapedPayload(text)
-  let certainEscaped = escaped.withUnsafeBytes {
-    shape.certainlyMatches(escaped: $0, references: { references[$0] }, limits: unlimited)
-  }
-  #expect(
-    !certainEscaped || (certain && verdict == .matches),
-    "\(context) \(text): certain on escaped bytes, but \(verdict) (certain unescaped: \(certain))",
-    sourceLocation: sourceLocation)
   if case .undetermined(let why) = verdict, !shape.containsOpaque {
     Issue.record(
       "\(text): needs the app (\(why)) without opaque parts", sourceLocation: sourceLocation)
@@ -130,13 +113,4 @@ extension RouteShape {
     default: false
     }
   }
-}
-
-/// `text` as a snapshot document writes a payload: inside a JSON string (as `JSONEncoder` with
-/// `.withoutEscapingSlashes` writes it), the bytes between its quotes.
-func escapedPayload(_ text: String) -> [UInt8] {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.withoutEscapingSlashes]
-  let string = Array((try? encoder.encode(text)) ?? Data("\"\"".utf8))
-  return Array(string.dropFirst().dropLast())
 }

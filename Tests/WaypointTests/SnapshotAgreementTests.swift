@@ -170,8 +170,8 @@ struct SnapshotAgreementTests {
         let place = "seed \(seed) iteration \(iteration) policy \(policy)"
         let problem =
           offline.hasUndetermined
-          ? Self.consistency(offline, restored, policy, hashOrdered)
-          : Self.agreement(offline, restored, hashOrdered)
+          ? RestoreAgreement.consistency(offline, restored, policy, hashOrdered)
+          : RestoreAgreement.agreement(offline, restored, hashOrdered)
         if let problem {
           Issue.record(
             "\(place): \(problem)\nsnapshot: \(snapshot.routes.map { "\($0.location) \($0.record.tag)@\($0.record.version) \($0.record.json)" }.joined(separator: "\n  "))\noffline: \(offline.report)\nrestore: \(restored.report)"
@@ -229,56 +229,5 @@ struct SnapshotAgreementTests {
       sheet: Int.random(in: 0..<4, using: &generator) == 0 ? record() : nil)
     if Int.random(in: 0..<60, using: &generator) == 0 { snapshot.formatVersion = 2 }
     return snapshot
-  }
-
-  /// For a verdict that needs no app: the same outcome, dropped locations and reason kinds.
-  static func agreement(
-    _ offline: RestorePrediction, _ restored: RestoredScene, _ hashOrdered: (String?) -> Bool
-  ) -> String? {
-    if offline.report.outcome != restored.report.outcome { return "outcomes differ" }
-    if offline.report.dropped.map(\.location) != restored.report.dropped.map(\.location) {
-      return "dropped locations differ"
-    }
-    if !sameKinds(offline.report.dropped, restored.report.dropped, hashOrdered: hashOrdered) {
-      return "reason kinds differ"
-    }
-    return nil
-  }
-
-  /// For a verdict that needs the app: what it claims holds whatever the app decides. A root
-  /// verdict is a root restore; every route it drops is dropped with the same kind of reason
-  /// (or, cut at a failure below it that only the app could see, as above that failure); no route
-  /// it keeps is dropped for its own reason.
-  static func consistency(
-    _ offline: RestorePrediction, _ restored: RestoredScene, _ policy: RestorePolicy,
-    _ hashOrdered: (String?) -> Bool
-  ) -> String? {
-    if offline.report.outcome == .root && restored.report.outcome != .root {
-      return "offline says root"
-    }
-    var restoreItems: [RouteLocation: DroppedItem] = [:]
-    for item in restored.report.dropped { restoreItems[item.location] = item }
-    for item in offline.report.dropped {
-      guard let theirs = restoreItems[item.location] else {
-        return "offline drops \(item.location), the restore keeps it"
-      }
-      if sameKinds([item], [theirs], hashOrdered: hashOrdered) { continue }
-      if theirs.reason.code == .aboveFailedRoute, policy == .cutAtFirstFailure { continue }
-      if theirs.reason == .sceneReset, restored.report.outcome == .root { continue }
-      return "\(item.location): offline \(item.reason), restore \(theirs.reason)"
-    }
-    for entry in offline.entries {
-      let own: Bool
-      switch entry.fate {
-      case .kept, .migrated: own = true
-      case .dropped, .undetermined: own = false
-      }
-      guard own, let theirs = restoreItems[entry.location] else { continue }
-      switch theirs.reason.code {
-      case .sceneReset, .aboveFailedRoute: continue
-      default: return "offline keeps \(entry.location), the restore drops it: \(theirs.reason)"
-      }
-    }
-    return nil
   }
 }

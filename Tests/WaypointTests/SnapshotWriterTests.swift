@@ -22,7 +22,8 @@ struct SnapshotWriterTests {
     var stacks: [String: [RouteRecord]] = [:]
     for _ in 0..<Int.random(in: 0...4, using: &generator) {
       let name =
-        ["main", "detail", "Tab 1", "a", "Z", "tab-2", "_x"].randomElement(using: &generator)
+        ["main", "detail", "Tab 1", "a", "Z", "tab-2", "_x", "2", "é", "e\u{301}"].randomElement(
+          using: &generator)
         ?? "main"
       stacks[name] = (0..<Int.random(in: 0...5, using: &generator)).map { _ in route() }
     }
@@ -89,34 +90,6 @@ struct SnapshotWriterTests {
           snapshot.encoded() == snapshot.encodedWithJSONEncoder(),
           "length \(length) iteration \(iteration): \(text.debugDescription)")
       }
-    }
-  }
-
-  @Test(
-    "a date read from its bytes is the one parse and format agree on, for valid and broken forms")
-  func secondsFormOnBytes() {
-    var generator = SplitMix64(state: 11)
-    var candidates = ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2024-02-29T12:00:00Z"]
-    candidates += ["2023-02-29T12:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z"]
-    candidates += ["2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z", "2026-00-10T00:00:00Z"]
-    candidates += ["2026-01-01 00:00:00Z", "2026-01-01T00:00:00z", "+026-01-01T00:00:00Z"]
-    candidates += ["2026-01-01T00:00:00", "2026-1-01T00:00:00Z", ""]
-    for _ in 0..<3000 {
-      // Random dates, then one byte of each changed at random half the time.
-      let seconds = Int64.random(in: -62_167_219_200...253_402_300_799, using: &generator)
-      var bytes = Array(ISO8601Seconds.format(Date(timeIntervalSince1970: Double(seconds))).utf8)
-      if Bool.random(using: &generator) {
-        bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
-          in: 0x20...0x7E, using: &generator)
-      }
-      candidates.append(String(decoding: bytes, as: UTF8.self))
-    }
-    for text in candidates {
-      let expected = ISO8601Seconds.parse(text).flatMap {
-        ISO8601Seconds.format($0) == text ? $0 : nil
-      }
-      let read = Array(text.utf8).withUnsafeBytes { ISO8601Seconds.parse(secondsForm: $0) }
-      #expect(read == expected, "\(text.debugDescription)")
     }
   }
 

@@ -57,38 +57,6 @@ package enum ISO8601Seconds {
     return Date(timeIntervalSince1970: interval.rounded(.down))
   }
 
-  /// The date of 20 bytes of the form ``format(_:)`` writes, `YYYY-MM-DDTHH:MM:SSZ`, read without
-  /// building a string: `nil` unless ``format(_:)`` of that date gives those bytes back (a real
-  /// calendar day, a time within the day, inside ``representable``).
-  package static func parse(secondsForm bytes: UnsafeRawBufferPointer) -> Date? {
-    guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
-      bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x5A
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int64? {
-      var value: Int64 = 0
-      for index in range {
-        let digit = bytes[index]
-        guard digit >= 0x30 && digit <= 0x39 else { return nil }
-        value = value * 10 + Int64(digit - 0x30)
-      }
-      return value
-    }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
-      minute < 60, second < 60
-    else { return nil }
-    let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-    guard representable.contains(seconds) else { return nil }
-    let date = Date(timeIntervalSince1970: TimeInterval(seconds))
-    // What format(_:) would write, compared field by field.
-    let written = components(date)
-    guard written.year == year, written.month == month, written.day == day,
-      written.hour == hour, written.minute == minute, written.second == second
-    else { return nil }
-    return date
-  }
-
   private static func parseAnyYear(_ text: String) -> Date? {
     let bytes = Array(text.utf8)
     let isSecondsForm =

@@ -25,13 +25,14 @@ public struct InputLimits: Hashable, Sendable {
   /// 1 MiB documents, 64 KiB payloads, 32 levels of nesting.
   public static let `default` = InputLimits()
 
-  /// Throws if `bytes` is over the size limit `byteLimit` or nested deeper than ``maxNestingDepth``.
+  /// Throws if `bytes` is over the size limit `byteLimit`, nested deeper than ``maxNestingDepth``,
+  /// or not JSON as `JSONDecoder` scans it (``JSONNodeScanner``): before any parser reads it, and
+  /// without reading any number or string.
+  ///
+  /// - Throws: ``SnapshotFormatError/Code/tooLarge``, ``SnapshotFormatError/Code/nestingTooDeep``
+  ///   (nested too deep before the text stops being JSON), or
+  ///   ``SnapshotFormatError/Code/malformedJSON`` naming the place where it stops being JSON.
   func check(_ bytes: some Collection<UInt8>, byteLimit: Int) throws(SnapshotFormatError) {
-    guard bytes.count <= byteLimit else {
-      throw .tooLarge(byteCount: bytes.count, limit: byteLimit)
-    }
-    guard JSONNesting.staysWithin(maxNestingDepth, bytes) else {
-      throw .nestingTooDeep(limit: maxNestingDepth)
-    }
+    try JSONStructure.check(bytes, byteLimit: byteLimit, maxDepth: maxNestingDepth)
   }
 }

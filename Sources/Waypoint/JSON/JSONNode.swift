@@ -1,22 +1,18 @@
 import Foundation
 
-/// A route payload as `JSONDecoder` holds it before a type reads it: the structure checked, numbers
-/// and strings kept as written and judged only where the type reads them.
+/// A JSON value as a tree that a route migration edits: the structure checked as `JSONDecoder`
+/// scans it, numbers and strings kept as written and judged only where a type reads them.
 ///
-/// `JSONDecoder` scans a whole document for its structure first (brackets, braces, commas, colons,
-/// literals, where strings and numbers start and end) and converts a number or a string only when a
-/// type asks for it. So `{"home":{},"zz":1e400}` decodes as a `Route` that never reads `zz`, and a
-/// string with an invalid escape fails only the type that reads it. offline prediction and route
-/// migrations work on this form, so that they accept and refuse exactly what the real decode does
-/// and keep members they do not touch byte for byte. ``JSONNode/scanning(_:)`` follows the scanner of
-/// swift-foundation's `JSONDecoder`; `JSONNodeAgreementTests` checks it against `JSONDecoder` itself.
-indirect enum JSONNode: Hashable, Sendable {
+/// Made from a ``JSONStructure`` (the one scan of the text), so that a migration accepts and
+/// refuses exactly what the real decode does and keeps the members it does not touch byte for
+/// byte; ``jsonText`` writes the tree back as compact text.
+enum JSONNode: Hashable, Sendable {
   case null
   case bool(Bool)
   /// A number as written: a `-` or a digit followed by digits, `.`, `+`, `-`, `e` or `E`. Whether it
-  /// is a number of some type is decided when it is read (``JSONNode/read(_:)``).
+  /// is a number of some type is decided when it is read.
   case number(String)
-  /// A string's text between its quotes, escapes as written. See ``decodedString``.
+  /// A string's text between its quotes, escapes as written.
   case string(raw: String)
   case array([JSONNode])
   /// Members in document order, keys as written.
@@ -36,22 +32,32 @@ indirect enum JSONNode: Hashable, Sendable {
   ///   ``SnapshotFormatError/Code/nestingTooDeep`` or ``SnapshotFormatError/Code/malformedJSON``
   ///   for what `JSONDecoder` refuses before any type reads the payload.
   init(parsing text: String, limits: InputLimits) throws(SnapshotFormatError) {
-    let bytes = Array(text.utf8)
-    try limits.check(bytes, byteLimit: limits.maxPayloadBytes)
-    self = try Self.scanning(bytes)
+    let structure = try JSONStructure(
+      scanning: text.utf8, byteLimit: limits.maxPayloadBytes, maxDepth: limits.maxNestingDepth)
+    self.init(structure, structure.root)
   }
 
   /// The structure of `bytes` as `JSONDecoder`'s scanner sees it, without limits.
   static func scanning(_ bytes: [UInt8]) throws(SnapshotFormatError) -> JSONNode {
-    guard let utf8 = JSONNodeScanner.utf8Representation(of: bytes) else {
-      throw .malformedJSON(
-        "the data is neither UTF-8 nor the UTF-16 or UTF-32 its first bytes announce")
-    }
-    var scanner = JSONNodeScanner(bytes: utf8)
-    do {
-      return try scanner.document()
-    } catch {
-      throw .malformedJSON(error.description)
+    let structure = try JSONStructure(scanning: bytes, maxDepth: .max)
+    return JSONNode(structure, structure.root)
+  }
+
+  /// The node of `value` in `structure`.
+  init(_ structure: JSONStructure, _ value: JSONStructure.Value) {
+    switch structure.kind(value) {
+    case .null: self = .null
+    case .bool: self = .bool(structure.bool(value) ?? false)
+    case .number: self = .number(String(structure.text(value)))
+    case .string: self = .string(raw: String(structure.text(value).dropFirst().dropLast()))
+    case .array: self = .array(structure.elements(of: value).map { JSONNode(structure, $0) })
+    case .object:
+      self = .object(
+        structure.members(of: value).map { key, value in
+          Member(
+            rawKey: String(structure.text(key).dropFirst().dropLast()),
+            value: JSONNode(structure, value))
+        })
     }
   }
 
@@ -61,59 +67,12 @@ indirect enum JSONNode: Hashable, Sendable {
     self = (try? Self.scanning(Array(value.jsonText.utf8))) ?? .null
   }
 
-  /// The string as `JSONDecoder` reads it, `nil` when it refuses it (an invalid escape, a lone
-  /// surrogate, an unescaped control character).
-  var decodedString: String? {
-    guard case .string(let raw) = self else { return nil }
-    return Self.decode(rawString: raw)
-  }
-
-  /// The members' values by key as a keyed container reads them: every key must read, and the
-  /// first of duplicate keys wins. `nil` when the node is not an object or a key does not read.
-  var keyedMembers: [String: JSONNode]? {
-    guard case .object(let members) = self else { return nil }
-    var result: [String: JSONNode] = [:]
-    for member in members {
-      guard let key = member.key else { return nil }
-      if result[key] == nil { result[key] = member.value }
-    }
-    return result
-  }
-
-  /// The number or string read as `T` by `JSONDecoder`; `nil` when it refuses it.
-  func read<T: Decodable>(_ type: T.Type) -> T? {
-    // Inside an array, as in the payload: a lone value would go through JSONDecoder's encoding
-    // detection, which reads `"\u{0}a\u{0}"` as UTF-16.
-    let text: String
-    switch self {
-    case .number(let raw): text = "[" + raw + "]"
-    case .string(let raw): text = "[\"" + raw + "\"]"
-    default: return nil
-    }
-    return (try? JSONDecoder().decode([T].self, from: Data(text.utf8)))?.first
-  }
-
-  /// Whether the number reads as `T` (a fast path for plain integers, `JSONDecoder` otherwise).
-  func reads<T: Decodable & FixedWidthInteger>(asInteger type: T.Type) -> Bool {
-    guard case .number(let raw) = self else { return false }
-    if let plain = Self.plainInteger(raw) { return T(exactly: plain) != nil }
-    return read(type) != nil
-  }
-
-  /// A number written as a plain integer of at most 18 digits (`-?(0|[1-9][0-9]*)`).
-  static func plainInteger(_ raw: String) -> Int64? {
-    let digits = raw.utf8.first == UInt8(ascii: "-") ? raw.utf8.dropFirst() : raw.utf8[...]
-    guard let first = digits.first, digits.count <= 18,
-      first != UInt8(ascii: "0") || digits.count == 1,
-      digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-    else { return nil }
-    return Int64(raw)
-  }
-
   /// A string's text between quotes as `JSONDecoder` reads it.
   static func decode(rawString raw: String) -> String? {
     if !raw.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) { return raw }
-    return JSONNode.string(raw: raw).read(String.self)
+    guard let structure = try? JSONStructure(scanning: Array("\"\(raw)\"".utf8), maxDepth: 0)
+    else { return nil }
+    return try? structure.string(structure.root)
   }
 
   /// The text of `string` between quotes, escaped as `JSONEncoder` escapes it.
@@ -156,18 +115,6 @@ indirect enum JSONNode: Hashable, Sendable {
         member.value.write(into: &text)
       }
       text += "}"
-    }
-  }
-
-  /// "null", "a string", … as decoding errors name what they found.
-  var kindDescription: String {
-    switch self {
-    case .null: "null"
-    case .bool: "a bool"
-    case .number(let raw): "the number \(raw.count > 40 ? String(raw.prefix(40)) + "…" : raw)"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
     }
   }
 }

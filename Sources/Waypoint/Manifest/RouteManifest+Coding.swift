@@ -27,6 +27,9 @@ extension RouteManifest {
     do {
       try limits.check(data, byteLimit: limits.maxDocumentBytes)
     } catch {
+      guard error.code != .malformedJSON else {
+        throw .malformed("not JSON: \(error.detail ?? "")")
+      }
       throw .tooLarge(error)
     }
     let decoder = JSONDecoder()
@@ -63,7 +66,7 @@ extension RouteManifest {
 
   private static func explain(_ error: any Error, in data: Data) -> String {
     guard let error = error as? DecodingError else {
-      return "not JSON: " + (JSONSyntax.firstProblem(in: data)?.description ?? "not valid JSON")
+      return "not JSON: " + (JSONStructure.firstProblem(in: data)?.description ?? "not valid JSON")
     }
     let problem = SnapshotFormatError(error, in: data)
     if problem.code == .malformedJSON, let why = problem.detail { return "not JSON: \(why)" }

@@ -11,7 +11,7 @@ extension RouteManifest {
   {
     do {
       return predict(
-        try SceneSnapshot(reading: data, limits: limits), policy: policy, limits: limits)
+        try SceneSnapshot(decoding: data, limits: limits), policy: policy, limits: limits)
     } catch {
       return Self.unreadable(error)
     }
@@ -47,23 +47,18 @@ extension RouteManifest {
           .init(location: $0.location, tag: $0.tag, fate: .dropped($0.reason))
         }, report: newer)
     }
-    var pass = RestorePass<(location: RouteLocation, record: RouteRecord)>(policy: policy) {
-      record, location in
+    // What the routes a migration changed became, by location: to tell kept from migrated.
+    var migrated: [RouteLocation: RouteRecord] = [:]
+    var pass = RestorePass<Void>(policy: policy) { record, location in
       switch resolve(record, limits: limits) {
-      case .kept(let current): .kept((location, current))
-      case .dropped(let reason): .dropped(reason)
-      case .undetermined(let why): .undetermined(why)
+      case .kept(let current):
+        if current != record { migrated[location] = current }
+        return .kept(())
+      case .dropped(let reason): return .dropped(reason)
+      case .undetermined(let why): return .undetermined(why)
       }
     }
     let walk = pass.walk(snapshot)
-    // What each kept route became, to tell kept from migrated.
-    var kept = walk.stacks.values.flatMap { $0 }
-    kept += [walk.selectedTab, walk.sidebarSelection, walk.contentSelection, walk.sheet].compactMap
-    { $0 }
-    var current: [RouteLocation: RouteRecord] = [:]
-    for (location, record) in kept { current[location] = record }
-    var stored: [RouteLocation: RouteRecord] = [:]
-    for (location, record) in snapshot.routes { stored[location] = record }
     let entries = walk.entries.map { entry -> RestorePrediction.Entry in
       let fate: RouteFate
       if let reason = entry.reason {
@@ -75,9 +70,10 @@ extension RouteManifest {
       } else if walk.isRoot {
         // The scene goes to the root whatever the app would say of this route.
         fate = .dropped(.sceneReset)
+      } else if !migrated.isEmpty, let now = migrated[entry.location] {
+        fate = .migrated(now)
       } else {
-        let now = current[entry.location]
-        fate = now.map { $0 == stored[entry.location] ? .kept : .migrated($0) } ?? .kept
+        fate = .kept
       }
       return RestorePrediction.Entry(location: entry.location, tag: entry.tag, fate: fate)
     }
@@ -87,28 +83,33 @@ extension RouteManifest {
   /// One route's fate: migrate with the declarative steps, then check the payload against the
   /// current shape.
   func resolve(_ record: RouteRecord, limits: InputLimits) -> Fate<RouteRecord> {
-    guard let evolution = evolution(named: record.tag) else { return .dropped(.unknownTag) }
+    guard var route = route(named: record.tag) else { return .dropped(.unknownTag) }
     var current = record
-    if record.version < evolution.version {
+    if record.version < route.version {
       // As in a restore: only routes of an older version migrate.
       let engine = MigrationEngine(lookup: evolution(named:), limits: limits)
       switch engine.migrate(record) {
-      case .current(let migrated, _): current = migrated
+      case .current(let migrated, _):
+        guard let target = self.route(named: migrated.tag) else { return .dropped(.unknownTag) }
+        route = target
+        current = migrated
       case .dropped(let reason): return .dropped(reason)
       case .undetermined(let step, let tag, let version):
         return .undetermined(
           "migration of \(tag) from version \(version) runs \(step), which needs the app")
       }
     }
-    guard let shape = route(named: current.tag)?.shape else { return .dropped(.unknownTag) }
-    let value: JSONNode
+    let shape = route.shape
+    let value: JSONStructure
     do {
       // Scanned as JSONDecoder scans it: numbers and strings are judged where the type reads them.
-      value = try JSONNode(parsing: current.json, limits: limits)
+      value = try JSONStructure(
+        scanning: current.json.utf8, byteLimit: limits.maxPayloadBytes,
+        maxDepth: limits.maxNestingDepth)
     } catch {
       return .dropped(.invalidPayload(error))
     }
-    switch shape.match(value, references: shape(ofTag:)) {
+    switch shape.match(value, references: self.shape(ofTag:)) {
     case .matches: return .kept(current)
     case .mismatch(let path, let message):
       return .dropped(.undecodable(codingPath: path, message: message))

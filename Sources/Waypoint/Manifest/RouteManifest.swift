@@ -43,8 +43,8 @@ public struct RouteManifest: Sendable {
   public var schemaVersion: Int
   /// Every tag, sorted by tag.
   public private(set) var routes: [Route]
-  private var names: [String: String] = [:]
-  private var entries: [String: Route] = [:]
+  /// Every route by its tag and by each of its aliases.
+  private var routesByName: [String: Route] = [:]
 
   /// A manifest of the given entries.
   ///
@@ -66,10 +66,10 @@ public struct RouteManifest: Sendable {
         }
       }
       for name in [route.tag] + aliases {
-        if let other = names[name] {
-          throw .invalid("the name \(name) belongs to both \(other) and \(route.tag)")
+        if let other = routesByName[name] {
+          throw .invalid("the name \(name) belongs to both \(other.tag) and \(route.tag)")
         }
-        names[name] = route.tag
+        routesByName[name] = route
       }
       var starts: Set<Int> = []
       for migration in route.migrations {
@@ -80,7 +80,6 @@ public struct RouteManifest: Sendable {
           )
         }
       }
-      entries[route.tag] = route
     }
   }
 
@@ -102,10 +101,13 @@ public struct RouteManifest: Sendable {
   }
 
   /// The entry of a tag or alias.
-  public func route(named name: String) -> Route? { names[name].flatMap { entries[$0] } }
+  public func route(named name: String) -> Route? { routesByName[name] }
 
   /// The shape registered under a canonical tag (for ``RouteShape/reference(tag:)``).
-  func shape(ofTag tag: String) -> RouteShape? { entries[tag]?.shape }
+  func shape(ofTag tag: String) -> RouteShape? {
+    guard let route = routesByName[tag], route.tag == tag else { return nil }
+    return route.shape
+  }
 
   /// The migration plan of a tag or alias.
   func evolution(named name: String) -> TagEvolution? {

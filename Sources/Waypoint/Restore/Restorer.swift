@@ -44,7 +44,7 @@ public struct Restorer: Sendable {
   /// ``DropReason/newerFormat(found:supported:)``.
   public func restore(encoded data: Data) -> RestoredScene {
     do {
-      return restore(try SceneSnapshot(reading: data, limits: limits))
+      return restore(try SceneSnapshot(decoding: data, limits: limits))
     } catch {
       return .root(Self.unreadable(error))
     }
@@ -111,6 +111,17 @@ public struct Restorer: Sendable {
       return RestoreReport(
         outcome: .root, dropped: [DroppedItem(location: .snapshot, tag: nil, reason: reason)])
     }
+    // The usual snapshot, nothing newer, found without building the list of locations.
+    func isNewer(_ record: RouteRecord?) -> Bool {
+      guard let record else { return false }
+      return record.version > version(record.tag) ?? Int.max
+    }
+    let split = snapshot.split
+    guard
+      snapshot.stacks.values.contains(where: { $0.contains(where: isNewer) })
+        || isNewer(snapshot.selectedTab) || isNewer(snapshot.sheet)
+        || isNewer(split?.sidebarSelection) || isNewer(split?.contentSelection)
+    else { return nil }
     let items = snapshot.routes.map { location, record in
       let supported = version(record.tag) ?? Int.max
       let reason: DropReason =
@@ -118,7 +129,6 @@ public struct Restorer: Sendable {
         ? .newerRouteVersion(stored: record.version, supported: supported) : .sceneReset
       return DroppedItem(location: location, tag: record.tag, reason: reason)
     }
-    guard items.contains(where: { $0.reason != .sceneReset }) else { return nil }
     return RestoreReport(outcome: .root, dropped: items)
   }
 
@@ -160,14 +170,8 @@ public struct Restorer: Sendable {
     do {
       value = try type.decode(decoder, payload)
     } catch let error as DecodingError {
-      // JSONDecoder scans the structure first and reads numbers and strings only where the type
-      // asks for them: a payload whose structure does not scan is malformed JSON, as offline
-      // validation says; a number or string that fails where it is read is the type's error.
-      do {
-        _ = try JSONNode.scanning(Array(payload))
-      } catch {
-        return .dropped(.invalidPayload(error))
-      }
+      // The payload's structure was checked above, as JSONDecoder scans it and as offline
+      // validation does: a number or string that fails where it is read is the type's error.
       return .dropped(Self.reason(error, payload: payload))
     } catch {
       return .dropped(.undecodable(codingPath: "", message: String(describing: error)))

@@ -5,7 +5,12 @@ extension RouteShape {
     _ value: JSONValue,
     references: (String) -> RouteShape? = { _ in nil }
   ) -> ShapeMatch {
-    match(JSONNode(value), references: references)
+    do {
+      let json = try JSONStructure(scanning: Array(value.jsonText.utf8), maxDepth: .max)
+      return match(json, references: references)
+    } catch {
+      return .mismatch(codingPath: "", message: error.description)
+    }
   }
 
   /// Whether `JSONDecoder().decode(T.self, from:)` would accept the payload `json`, for the type `T`
@@ -39,16 +44,19 @@ extension RouteShape {
     limits: InputLimits = .default
   ) -> ShapeMatch {
     do {
-      return match(try JSONNode(parsing: json, limits: limits), references: references)
+      let structure = try JSONStructure(
+        scanning: json.utf8, byteLimit: limits.maxPayloadBytes, maxDepth: limits.maxNestingDepth)
+      return match(structure, references: references)
     } catch {
       return .mismatch(codingPath: "", message: error.description)
     }
   }
 
-  func match(_ node: JSONNode, references: (String) -> RouteShape?) -> ShapeMatch {
+  /// Whether the payload scanned as `json` matches, as ``match(json:references:limits:)`` says.
+  func match(_ json: JSONStructure, references: (String) -> RouteShape?) -> ShapeMatch {
     withoutActuallyEscaping(references) { references in
-      var matcher = ShapeMatcher(references: references)
-      if let failure = matcher.check(self, node, at: [], hops: 0) {
+      var matcher = ShapeMatcher(json, references: references)
+      if let failure = matcher.check(self, json.root, hops: 0) {
         return .mismatch(
           codingPath: CodingPathDescription.dotted(failure.path), message: failure.message)
       }

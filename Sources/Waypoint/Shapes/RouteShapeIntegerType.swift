@@ -68,19 +68,19 @@ extension RouteShape {
 }
 
 extension RouteShape.IntegerType {
-  /// Whether `JSONDecoder` reads the number as this type.
-  func reads(_ node: JSONNode) -> Bool {
+  /// Whether `JSONDecoder` reads the number `value` of `json` as this type.
+  func reads(_ value: JSONStructure.Value, in json: JSONStructure) -> Bool {
     switch self {
-    case .int: node.reads(asInteger: Int.self)
-    case .int8: node.reads(asInteger: Int8.self)
-    case .int16: node.reads(asInteger: Int16.self)
-    case .int32: node.reads(asInteger: Int32.self)
-    case .int64: node.reads(asInteger: Int64.self)
-    case .uint: node.reads(asInteger: UInt.self)
-    case .uint8: node.reads(asInteger: UInt8.self)
-    case .uint16: node.reads(asInteger: UInt16.self)
-    case .uint32: node.reads(asInteger: UInt32.self)
-    case .uint64: node.reads(asInteger: UInt64.self)
+    case .int: json.reads(value, asInteger: Int.self)
+    case .int8: json.reads(value, asInteger: Int8.self)
+    case .int16: json.reads(value, asInteger: Int16.self)
+    case .int32: json.reads(value, asInteger: Int32.self)
+    case .int64: json.reads(value, asInteger: Int64.self)
+    case .uint: json.reads(value, asInteger: UInt.self)
+    case .uint8: json.reads(value, asInteger: UInt8.self)
+    case .uint16: json.reads(value, asInteger: UInt16.self)
+    case .uint32: json.reads(value, asInteger: UInt32.self)
+    case .uint64: json.reads(value, asInteger: UInt64.self)
     }
   }
 }

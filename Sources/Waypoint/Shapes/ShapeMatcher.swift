@@ -1,6 +1,8 @@
 import Foundation
 
-/// Walks a ``JSONValue`` along a ``RouteShape`` the way `JSONDecoder` walks it along a type.
+/// Walks a payload's ``JSONStructure`` along a ``RouteShape`` the way `JSONDecoder` walks it along a
+/// type: the one judge of whether a payload decodes, for offline prediction
+/// (``RouteShape/match(json:references:limits:)``).
 struct ShapeMatcher {
   /// A definite decoding error.
   struct Failure {
@@ -8,198 +10,242 @@ struct ShapeMatcher {
     var message: String
   }
 
+  /// One step of the path being walked, made into a ``PathKey`` only for a failure.
+  private enum Step {
+    case key(String)
+    case index(Int)
+    case dictionaryKey(String)
+
+    var key: PathKey {
+      switch self {
+      case .key(let name): PathKey(name)
+      case .index(let index): PathKey(index: index)
+      case .dictionaryKey(let key): PathKey(dictionaryKey: key)
+      }
+    }
+  }
+
   /// Steps that consume no JSON (references, optionals) allowed in a row before a cycle is assumed.
   static let maxHops = 64
   /// Deeper payloads are left to the app (`JSONDecoder` itself stops at 512 levels).
   static let maxDepth = 512
 
+  typealias Value = JSONStructure.Value
+
+  let json: JSONStructure
   let references: (String) -> RouteShape?
   /// The first place that only the app can judge, if any.
   private(set) var undetermined: String?
+  /// Where the walk stands.
+  private var path: [Step] = []
 
-  init(references: @escaping (String) -> RouteShape?) {
+  init(_ json: JSONStructure, references: @escaping (String) -> RouteShape?) {
+    self.json = json
     self.references = references
   }
 
-  mutating func check(_ shape: RouteShape, _ value: JSONNode, at path: [PathKey], hops: Int)
-    -> Failure?
-  {
+  /// The first definite error of `value` read as `shape`, `nil` when there is none.
+  mutating func check(_ shape: RouteShape, _ value: Value, hops: Int) -> Failure? {
     guard path.count <= Self.maxDepth else {
-      return leaveToApp(path, "nested deeper than \(Self.maxDepth) levels")
+      return leaveToApp("nested deeper than \(Self.maxDepth) levels")
     }
     switch shape {
     case .string:
-      return readString(value, as: "String", path).failure
+      return readString(value, as: "String").failure
     case .integer(let type):
-      return checkInteger(type, value, path)
+      return checkInteger(type, value)
     case .double, .date:
-      return checkNumber(value, path, as: shape == .date ? "Date" : "Double") {
-        $0.read(Double.self) != nil
+      return checkNumber(value, as: shape == .date ? "Date" : "Double") {
+        json.read($0, as: Double.self) != nil
       }
     case .float:
-      return checkNumber(value, path, as: "Float") { $0.read(Float.self) != nil }
+      return checkNumber(value, as: "Float") { json.read($0, as: Float.self) != nil }
     case .bool:
-      guard case .bool = value else { return mismatch("Bool", value, path) }
+      guard json.kind(value) == .bool else { return mismatch("Bool", value) }
     case .uuid:
-      let read = readString(value, as: "UUID", path)
+      let read = readString(value, as: "UUID")
       guard let text = read.text else { return read.failure }
       guard UUID(uuidString: text) != nil else {
-        return Failure(path: path, message: "\(quoted(text)) is not a UUID")
+        return failure("\(quoted(text)) is not a UUID")
       }
     case .url:
-      let read = readString(value, as: "URL", path)
+      let read = readString(value, as: "URL")
       guard let text = read.text else { return read.failure }
       guard URL(string: text) != nil else {
-        return Failure(path: path, message: "\(quoted(text)) is not a URL")
+        return failure("\(quoted(text)) is not a URL")
       }
     case .optional(let wrapped):
-      if value == .null { return nil }
-      return check(wrapped, value, at: path, hops: hops + 1)
+      if json.kind(value) == .null { return nil }
+      return check(wrapped, value, hops: hops + 1)
     case .array(let element):
-      guard case .array(let items) = value else { return mismatch("an array", value, path) }
-      for (index, item) in items.enumerated() {
-        if let failure = check(element, item, at: path + [PathKey(index: index)], hops: 0) {
-          return failure
-        }
+      guard json.kind(value) == .array else { return mismatch("an array", value) }
+      for (index, item) in json.elements(of: value).enumerated() {
+        if let failure = checking(.index(index), element, item) { return failure }
       }
     case .dictionary(let valueShape):
-      guard case .object = value else { return mismatch("an object", value, path) }
-      guard let members = value.keyedMembers else { return unreadableKey(path) }
+      guard json.kind(value) == .object else { return mismatch("an object", value) }
+      guard let members = keyedMembers(value) else { return unreadableKey() }
       for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-        if let failure = check(
-          valueShape, member, at: path + [PathKey(dictionaryKey: key)], hops: 0)
-        {
-          return failure
-        }
+        if let failure = checking(.dictionaryKey(key), valueShape, member) { return failure }
       }
     case .object(let fields):
-      guard case .object = value else { return mismatch("an object", value, path) }
-      guard let members = value.keyedMembers else { return unreadableKey(path) }
-      return checkFields(fields, members, path)
+      guard json.kind(value) == .object else { return mismatch("an object", value) }
+      guard keysRead(value) else { return unreadableKey() }
+      return checkFields(fields, value)
     case .enumeration(let cases):
-      return checkEnumeration(cases, value, path)
+      return checkEnumeration(cases, value)
     case .stringEnum(let values):
-      let read = readString(value, as: "String", path)
+      let read = readString(value, as: "String")
       guard let text = read.text else { return read.failure }
       guard values.contains(text) else {
-        return Failure(path: path, message: "\(quoted(text)) is not one of \(list(values))")
+        return failure("\(quoted(text)) is not one of \(list(values))")
       }
     case .integerEnum(let values):
-      if let number = value.read(Int64.self), values.contains(number) { return nil }
-      guard case .number = value else { return mismatch("an integer", value, path) }
-      return Failure(
-        path: path,
-        message: "\(value.kindDescription) is not one of \(list(values.map(String.init)))")
+      guard json.kind(value) == .number else { return mismatch("an integer", value) }
+      if let number = json.plainInteger(value) ?? json.read(value, as: Int64.self),
+        values.contains(number)
+      {
+        return nil
+      }
+      return failure(
+        "\(json.kindDescription(value)) is not one of \(list(values.map(String.init)))")
     case .reference(let tag):
       guard hops < Self.maxHops else {
-        return leaveToApp(path, "the references to \(tag) form a cycle")
+        return leaveToApp("the references to \(tag) form a cycle")
       }
       guard let target = references(tag) else {
-        return leaveToApp(path, "\(tag) is not described in the manifest")
+        return leaveToApp("\(tag) is not described in the manifest")
       }
-      return check(target, value, at: path, hops: hops + 1)
+      return check(target, value, hops: hops + 1)
     case .opaque(let reason):
-      return leaveToApp(path, reason)
+      return leaveToApp(reason)
     }
     return nil
   }
 
-  private mutating func checkFields(
-    _ fields: [RouteShape.Field], _ members: [String: JSONNode], _ path: [PathKey]
-  ) -> Failure? {
+  /// `value` checked as `shape` one step further down the path.
+  private mutating func checking(_ step: Step, _ shape: RouteShape, _ value: Value) -> Failure? {
+    path.append(step)
+    defer { path.removeLast() }
+    return check(shape, value, hops: 0)
+  }
+
+  /// Whether every key of the object reads, as a keyed container needs.
+  private func keysRead(_ object: Value) -> Bool {
+    json.members(of: object).allSatisfy { key, _ in json.stringReads(key) }
+  }
+
+  /// The value of the first member whose key reads as `name` (the first of duplicate keys wins).
+  private func member(_ name: String, of object: Value) -> Value? {
+    json.members(of: object).first { key, _ in (try? json.string(key, is: name)) == true }?.value
+  }
+
+  /// The members by key as a keyed container reads them: every key must read, and the first of
+  /// duplicate keys wins; `nil` when a key does not read.
+  private func keyedMembers(_ object: Value) -> [String: Value]? {
+    var members: [String: Value] = [:]
+    for (key, value) in json.members(of: object) {
+      guard let name = try? json.string(key) else { return nil }
+      if members[name] == nil { members[name] = value }
+    }
+    return members
+  }
+
+  private mutating func checkFields(_ fields: [RouteShape.Field], _ object: Value) -> Failure? {
     for field in fields {
-      let fieldPath = path + [PathKey(field.name)]
-      guard let member = members[field.name] else {
+      path.append(.key(field.name))
+      defer { path.removeLast() }
+      guard let member = member(field.name, of: object) else {
         guard field.isRequired else { continue }
-        return Failure(path: fieldPath, message: "no value for key \(quoted(field.name))")
+        return failure("no value for key \(quoted(field.name))")
       }
-      if member == .null && !field.isRequired { continue }
-      if let failure = check(field.shape, member, at: fieldPath, hops: 0) { return failure }
+      if json.kind(member) == .null && !field.isRequired { continue }
+      if let failure = check(field.shape, member, hops: 0) { return failure }
     }
     return nil
   }
 
-  private mutating func checkEnumeration(
-    _ cases: [RouteShape.Case], _ value: JSONNode, _ path: [PathKey]
-  ) -> Failure? {
-    guard case .object = value else {
-      return mismatch("an object with one case key", value, path)
+  private mutating func checkEnumeration(_ cases: [RouteShape.Case], _ value: Value) -> Failure? {
+    guard json.kind(value) == .object else {
+      return mismatch("an object with one case key", value)
     }
-    guard let members = value.keyedMembers else { return unreadableKey(path) }
-    var present: [RouteShape.Case] = []
-    for enumCase in cases where members[enumCase.name] != nil {
-      if !present.contains(where: { $0.name == enumCase.name }) { present.append(enumCase) }
+    guard keysRead(value) else { return unreadableKey() }
+    // The one case named, or the first of several.
+    var chosen: (enumCase: RouteShape.Case, payload: Value)?
+    var several = false
+    for enumCase in cases {
+      guard let payload = member(enumCase.name, of: value) else { continue }
+      if let first = chosen {
+        several = several || first.enumCase.name != enumCase.name
+      } else {
+        chosen = (enumCase, payload)
+      }
     }
-    guard present.count == 1, let chosen = present.first else {
+    guard !several, let (chosen, payload) = chosen else {
+      var present: [String] = []
+      for enumCase in cases
+      where !present.contains(enumCase.name) && member(enumCase.name, of: value) != nil {
+        present.append(enumCase.name)
+      }
+      let keys = keyedMembers(value)?.keys.sorted() ?? []
       let found =
         present.isEmpty
-        ? "found " + (members.isEmpty ? "an empty object" : "keys \(list(members.keys.sorted()))")
-        : "found several: \(list(present.map(\.name)))"
-      return Failure(
-        path: path, message: "expected exactly one case key of \(list(cases.map(\.name))); \(found)"
-      )
+        ? "found " + (keys.isEmpty ? "an empty object" : "keys \(list(keys))")
+        : "found several: \(list(present))"
+      return failure("expected exactly one case key of \(list(cases.map(\.name))); \(found)")
     }
-    let casePath = path + [PathKey(chosen.name)]
-    let payload = members[chosen.name] ?? .null
-    guard case .object = payload else {
-      return mismatch("the case's object", payload, casePath)
-    }
-    guard let fields = payload.keyedMembers else { return unreadableKey(casePath) }
-    return checkFields(chosen.fields, fields, casePath)
+    path.append(.key(chosen.name))
+    defer { path.removeLast() }
+    guard json.kind(payload) == .object else { return mismatch("the case's object", payload) }
+    guard keysRead(payload) else { return unreadableKey() }
+    return checkFields(chosen.fields, payload)
   }
 
-  private func checkInteger(_ type: RouteShape.IntegerType, _ value: JSONNode, _ path: [PathKey])
-    -> Failure?
-  {
-    guard case .number = value else { return mismatch(type.rawValue, value, path) }
-    if type.reads(value) { return nil }
+  private func checkInteger(_ type: RouteShape.IntegerType, _ value: Value) -> Failure? {
+    guard json.kind(value) == .number else { return mismatch(type.rawValue, value) }
+    if type.reads(value, in: json) { return nil }
     let why: String
-    if let number = value.read(Double.self) {
+    if let number = json.read(value, as: Double.self) {
       why = number.rounded() == number ? "does not fit in" : "is not a whole number for"
     } else {
       why = "is not a number JSONDecoder reads as"
     }
-    return Failure(path: path, message: "\(value.kindDescription) \(why) \(type.rawValue)")
+    return failure("\(json.kindDescription(value)) \(why) \(type.rawValue)")
   }
 
-  private func checkNumber(
-    _ value: JSONNode, _ path: [PathKey], as type: String, reads: (JSONNode) -> Bool
-  ) -> Failure? {
-    guard case .number = value else { return mismatch(type, value, path) }
-    if JSONNode.plainInteger(numberText(value)) != nil || reads(value) { return nil }
-    return Failure(path: path, message: "\(value.kindDescription) does not fit in \(type)")
-  }
-
-  private func numberText(_ value: JSONNode) -> String {
-    if case .number(let raw) = value { return raw }
-    return ""
+  private func checkNumber(_ value: Value, as type: String, reads: (Value) -> Bool) -> Failure? {
+    guard json.kind(value) == .number else { return mismatch(type, value) }
+    if json.plainInteger(value) != nil || reads(value) { return nil }
+    return failure("\(json.kindDescription(value)) does not fit in \(type)")
   }
 
   /// The string at `value`, or why it does not read as one.
-  private func readString(_ value: JSONNode, as type: String, _ path: [PathKey])
-    -> (text: String?, failure: Failure?)
-  {
-    guard case .string = value else { return (nil, mismatch(type, value, path)) }
-    guard let text = value.decodedString else {
-      return (nil, Failure(path: path, message: "the string is not valid JSON"))
+  private func readString(_ value: Value, as type: String) -> (text: String?, failure: Failure?) {
+    guard json.kind(value) == .string else { return (nil, mismatch(type, value)) }
+    guard let text = try? json.string(value) else {
+      return (nil, failure("the string is not valid JSON"))
     }
     return (text, nil)
   }
 
-  private func unreadableKey(_ path: [PathKey]) -> Failure {
-    Failure(path: path, message: "a key of the object is not valid JSON")
+  private func failure(_ message: String) -> Failure {
+    Failure(path: path.map(\.key), message: message)
   }
 
-  private mutating func leaveToApp(_ path: [PathKey], _ reason: String) -> Failure? {
+  private func unreadableKey() -> Failure {
+    failure("a key of the object is not valid JSON")
+  }
+
+  private mutating func leaveToApp(_ reason: String) -> Failure? {
     if undetermined == nil {
-      let place = CodingPathDescription.dotted(path)
+      let place = CodingPathDescription.dotted(path.map(\.key))
       undetermined = place.isEmpty ? reason : "at \(place): \(reason)"
     }
     return nil
   }
 
-  private func mismatch(_ expected: String, _ value: JSONNode, _ path: [PathKey]) -> Failure {
-    Failure(path: path, message: "expected \(expected), found \(value.kindDescription)")
+  private func mismatch(_ expected: String, _ value: Value) -> Failure {
+    failure("expected \(expected), found \(json.kindDescription(value))")
   }
 
   private func quoted(_ text: String) -> String {
@@ -209,27 +255,5 @@ struct ShapeMatcher {
   private func list(_ names: [String]) -> String {
     let shown = names.prefix(8).joined(separator: ", ")
     return names.count > 8 ? "\(shown), … (\(names.count) in all)" : shown
-  }
-}
-
-extension JSONValue {
-  /// Whether `JSONDecoder` sees a number.
-  var isNumber: Bool {
-    switch self {
-    case .integer, .unsignedInteger, .double: true
-    case .null, .bool, .string, .array, .object: false
-    }
-  }
-
-  /// "null", "a string", … as decoding errors name what they found.
-  var kindDescription: String {
-    switch self {
-    case .null: "null"
-    case .bool: "a bool"
-    case .integer, .unsignedInteger, .double: "the number \(self)"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
-    }
   }
 }

@@ -41,7 +41,6 @@ enum ExportCommand: WaypointCommand {
     let store = try context.openStore(.read)
     let limits = store.configuration.limits
     let redactor = context[redact] ? Redactor(limits: limits) : nil
-    let documents = redactor.map { DocumentRedactor($0) }
     let sink =
       try output.map { (path) throws(CLIError) in
         try OutputSink(file: path, console: context.console, force: force, store: store.path)
@@ -60,8 +59,7 @@ enum ExportCommand: WaypointCommand {
           var outcome: Result<Void, SnapshotLine.Problem> = .success(())
           do throws(CLIError) {
             try sink.write { bytes in
-              outcome = Self.line(
-                for: stored, redactor: redactor, documents: documents, limits: limits, into: &bytes)
+              outcome = Self.line(for: stored, redactor: redactor, limits: limits, into: &bytes)
               if case .success = outcome { return true }
               return false
             }
@@ -111,26 +109,16 @@ enum ExportCommand: WaypointCommand {
     return .ok
   }
 
-  /// The line for one snapshot, or why it is left out. With `redactor`, `documents` (when given)
-  /// redacts a canonical document on its bytes, to the bytes decoding, redacting and encoding it
-  /// gives.
+  /// The line for one snapshot, or why it is left out. With `redactor`, the document is read,
+  /// redacted and written again.
   static func line(
-    for stored: StoredSnapshot, redactor: Redactor?, documents: DocumentRedactor? = nil,
-    limits: InputLimits, into bytes: inout [UInt8]
+    for stored: StoredSnapshot, redactor: Redactor?, limits: InputLimits,
+    into bytes: inout [UInt8]
   ) -> Result<Void, SnapshotLine.Problem> {
     let info = stored.info
     var quarantine = info.quarantine
     if let redactor, let mark = quarantine {
       quarantine = Quarantine(mark.kind, detail: redactor.text(mark.detail), since: mark.since)
-    }
-    if let redactor, let documents, case .read(let data) = stored.document {
-      // Written straight from the redactor's buffer.
-      let written: Void? = documents.withRedacted(data, limits: limits) { redacted in
-        SnapshotLine.append(
-          id: info.id, scene: redactor.scene(info.scene), savedAt: info.savedAt,
-          quarantine: quarantine, document: redacted, to: &bytes)
-      }
-      if written != nil { return .success(()) }
     }
     let document: Data
     if let redactor {
@@ -152,13 +140,12 @@ enum ExportCommand: WaypointCommand {
     return .success(())
   }
 
-  /// The stored document as it is, when it is one JSON object within the limits; compacted onto
-  /// one line when it spans several. A document this build does not read (a newer format) is
-  /// exported as it is.
+  /// The stored document as it is, when it is one JSON object within the limits, every string
+  /// and number of which reads; compacted onto one line when it spans several. A document this
+  /// build does not read (a newer format) is exported as it is.
   private static func verbatimDocument(_ stored: StoredSnapshot, limits: InputLimits)
     -> Result<Data, SnapshotLine.Problem>
   {
-    let limit = limits.maxDocumentBytes
     let document: Data
     switch stored.document {
     case .read(let data): document = data
@@ -166,33 +153,25 @@ enum ExportCommand: WaypointCommand {
       let error = SnapshotFormatError.tooLarge(byteCount: byteCount, limit: limit)
       return .failure(SnapshotLine.Problem(message: error.description))
     }
-    // A document as the store writes it is one line and a strict object: taken as it is.
-    let canonical = document.withUnsafeBytes { bytes in
-      CanonicalDocument(bytes, at: 0, limits: limits)?.end == bytes.count
-    }
-    if canonical { return .success(document) }
-    // What `export` itself wrote is checked straight on its bytes; anything unusual as below.
-    let oneLine = document.withUnsafeBytes { bytes in
-      !bytes.contains { $0 == 0x0A || $0 == 0x0D }
-    }
-    if document.count <= limit, oneLine,
-      StrictJSONReader.isObject(document, maxDepth: limits.maxNestingDepth)
-    {
-      return .success(document)
-    }
-    guard let text = String(data: document, encoding: .utf8) else {
-      return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
-    }
-    let documentLimits = InputLimits(
-      maxDocumentBytes: limit, maxPayloadBytes: limit, maxNestingDepth: limits.maxNestingDepth)
-    guard let value = try? JSONValue(parsing: text, limits: documentLimits), case .object = value
+    guard
+      let json = try? JSONStructure(
+        scanning: document, byteLimit: limits.maxDocumentBytes, maxDepth: limits.maxNestingDepth),
+      json.kind(json.root) == .object, json.firstUnreadableValue() == nil
     else {
       return .failure(SnapshotLine.Problem(message: "the document is not a JSON object"))
     }
-    if !oneLine {
-      return .success(Data(value.jsonText.utf8))
+    let oneLine = document.withUnsafeBytes { bytes in !bytes.contains { $0 == 0x0A || $0 == 0x0D } }
+    if oneLine { return .success(document) }
+    // Onto one line, as JSONValue writes it.
+    let documentLimits = InputLimits(
+      maxDocumentBytes: limits.maxDocumentBytes, maxPayloadBytes: limits.maxDocumentBytes,
+      maxNestingDepth: limits.maxNestingDepth)
+    guard let text = String(data: document, encoding: .utf8),
+      let value = try? JSONValue(parsing: text, limits: documentLimits)
+    else {
+      return .failure(SnapshotLine.Problem(message: "the document is not UTF-8 text"))
     }
-    return .success(document)
+    return .success(Data(value.jsonText.utf8))
   }
 
   private struct Skipped: JSONWritable {

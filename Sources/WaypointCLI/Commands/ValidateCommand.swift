@@ -35,7 +35,6 @@ enum ValidateCommand: WaypointCommand {
     defer { progress.finish() }
     // One scene a line, written as it is judged.
     var json = JSONStream(.compact)
-    // Looked up once: an option's lookup a scene was a dictionary lookup of its name.
     let asJSON = context.json
     if asJSON {
       json.beginObject()
@@ -63,45 +62,19 @@ enum ValidateCommand: WaypointCommand {
       pending.removeAll(keepingCapacity: true)
     }
     let threshold = gathers ? 32 * 1024 : 0
-    // The usual scene's JSON object, made here and written as one value.
-    var object: [UInt8] = []
     try context.store { () throws(StoreError) in
-      // The usual scene (restored whole, every route kept, no crash-loop mark) is judged from its
-      // document's bytes as the table is read, on the judges' threads, each with its own
-      // predictor; any other is read again and judged in full.
-      // A summary is the kept count, in 16 bits (a larger count is judged in full): 4 bytes a scene.
-      try store.forEachLatestSnapshot(judging: {
-        let judge = FastJudge(FastPrediction(manifest: manifest, limits: limits))
-        return { _, document in judge.keptRoutes(in: document) }
-      }) { latest in
-        switch latest {
-        case .summarized(let scene, let id, let kept):
-          // The usual scene, counted and written from its id's bytes: no prediction, no `String`.
-          summary.addUsual()
-          progress.update(summary.scenes)
-          if asJSON {
-            object.removeAll(keepingCapacity: true)
-            Self.appendUsualObject(scene: scene.bytes, snapshot: id, kept: Int(kept), to: &object)
-            json.raw(object)
-            json.lineBreak()
-            json.take(appendingTo: &pending)
-          } else {
-            Self.appendUsualLine(scene: scene.bytes, snapshot: id, kept: Int(kept), to: &pending)
-          }
-        case .stored(let stored):
-          let prediction = ScenePrediction(
-            stored, manifest: manifest, policy: policy, limits: limits)
-          summary.add(prediction)
-          progress.update(summary.scenes)
-          if asJSON {
-            prediction.write(to: &json)
-            json.lineBreak()
-            json.take(appendingTo: &pending)
-          } else {
-            for line in lines(prediction, context.style) {
-              pending.append(contentsOf: line.utf8)
-              pending.append(0x0A)
-            }
+      try store.forEachLatestSnapshot { stored in
+        let prediction = ScenePrediction(stored, manifest: manifest, policy: policy, limits: limits)
+        summary.add(prediction)
+        progress.update(summary.scenes)
+        if asJSON {
+          prediction.write(to: &json)
+          json.lineBreak()
+          json.take(appendingTo: &pending)
+        } else {
+          for line in lines(prediction, context.style) {
+            pending.append(contentsOf: line.utf8)
+            pending.append(0x0A)
           }
         }
         flush(unlessBelow: threshold)
@@ -120,55 +93,6 @@ enum ValidateCommand: WaypointCommand {
     }
     return summary.dropped > 0 || summary.unreadable > 0 || summary.crashLoops > 0
       ? .problemsFound : .ok
-  }
-
-  /// The line ``lines(_:_:)`` gives for the usual scene (restored whole, `kept` routes kept as
-  /// stored) whose id is the text `scene` holds, with its line break, appended as bytes without
-  /// making strings.
-  static func appendUsualLine(
-    scene: UnsafeRawBufferPointer, snapshot: Int64, kept: Int, to bytes: inout [UInt8]
-  ) {
-    bytes.appendLiteral("scene ")
-    Formatting.appendPrintable(scene, to: &bytes)
-    bytes.appendLiteral(", snapshot ")
-    appendDecimal(snapshot, to: &bytes)
-    // `RestoreReport.Outcome.restored`, as a literal (the test holds the two equal).
-    bytes.appendLiteral(": restored, ")
-    appendDecimal(Int64(kept), to: &bytes)
-    bytes.appendLiteral(" kept, 0 migrated, 0 dropped\n")
-  }
-
-  /// The JSON object `ScenePrediction.write(to:)` writes for the usual scene (restored whole,
-  /// `kept` routes kept as stored) whose id is the text `scene` holds, appended as bytes without
-  /// making strings.
-  static func appendUsualObject(
-    scene: UnsafeRawBufferPointer, snapshot: Int64, kept: Int, to bytes: inout [UInt8]
-  ) {
-    bytes.appendLiteral(#"{"scene":"#)
-    JSONStream.appendQuoted(utf8: scene, to: &bytes)
-    bytes.appendLiteral(#","snapshot":"#)
-    appendDecimal(snapshot, to: &bytes)
-    // `RestoreReport.Outcome.restored`, as a literal (the test holds the two equal).
-    bytes.appendLiteral(#","outcome":"restored","kept":"#)
-    appendDecimal(Int64(kept), to: &bytes)
-    bytes.appendLiteral(#","migrated":0,"dropped":[],"undetermined":[]}"#)
-  }
-
-  /// `value` in decimal, as `"\(value)"` writes it.
-  private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    // The magnitude as unsigned: Int64.min has no positive counterpart.
-    var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      repeat {
-        buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      } while magnitude > 0
-      bytes.appendBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
-    }
   }
 
   /// The scene's prediction in text: a head line, then one line per dropped or undetermined route.
@@ -212,13 +136,6 @@ enum ValidateCommand: WaypointCommand {
     var crashLoops = 0
     var dropped = 0
     var undetermined = 0
-
-    /// Counts a usual scene: restored whole, nothing dropped or undetermined (what ``add(_:)``
-    /// counts of `ScenePrediction(scene:snapshot:kept:)`).
-    mutating func addUsual() {
-      scenes += 1
-      restored += 1
-    }
 
     mutating func add(_ scene: ScenePrediction) {
       scenes += 1
@@ -287,20 +204,5 @@ extension ValidateCommand.Summary: JSONWritable {
       json.member("dropped", dropped)
       json.member("undetermined", undetermined)
     }
-  }
-}
-
-/// One judge thread's predictor, called for every document the thread judges. A `var` captured by
-/// the judging closure would be checked for exclusive access at every call (a thread-local lookup
-/// in the Swift runtime, a tenth of the judges' time when the judgement itself is short); this
-/// predictor is only ever used by the thread that made it, so its property is not checked.
-private final class FastJudge {
-  @exclusivity(unchecked) private var fast: FastPrediction
-
-  init(_ fast: FastPrediction) { self.fast = fast }
-
-  /// The kept count of the document when it is certain and fits 16 bits.
-  func keptRoutes(in document: UnsafeRawBufferPointer) -> UInt16? {
-    fast.keptRoutes(in: document).flatMap(UInt16.init(exactly:))
   }
 }

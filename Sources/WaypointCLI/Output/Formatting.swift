@@ -53,22 +53,4 @@ extension Formatting {
     }
     return result
   }
-
-  /// ``printable(_:)`` of the text `bytes` hold (invalid UTF-8 repaired, as `String(decoding:as:)`
-  /// repairs it), appended to `output` as UTF-8: printable ASCII as it is, without making a
-  /// `String` (a line a scene in `validate`).
-  static func appendPrintable(_ bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
-    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-      output.appendBytes(bytes)
-    } else {
-      output.append(contentsOf: printable(String(decoding: bytes, as: UTF8.self)).utf8)
-    }
-  }
-}
-
-extension [UInt8] {
-  /// Appends the UTF-8 of a string literal with one copy (no `String` and its UTF-8 view).
-  mutating func appendLiteral(_ literal: StaticString) {
-    literal.withUTF8Buffer { append(contentsOf: $0) }
-  }
 }

@@ -182,19 +182,6 @@ struct JSONStream {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  /// The text `bytes` hold (invalid UTF-8 repaired, as `String(decoding:as:)` repairs it) as a
-  /// JSON string literal, as ``appendQuoted(_:to:)`` writes it: printable ASCII other than `"` and
-  /// `\` as it is, without making a `String`.
-  static func appendQuoted(utf8 bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
-    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
-      appendQuoted(String(decoding: bytes, as: UTF8.self), to: &output)
-      return
-    }
-    output.append(UInt8(ascii: "\""))
-    output.appendBytes(bytes)
-    output.append(UInt8(ascii: "\""))
-  }
-
   private static func escape(_ unit: UInt16, to bytes: inout [UInt8]) {
     switch unit {
     case 0x22: bytes.append(contentsOf: [0x5C, 0x22])

@@ -30,22 +30,10 @@ struct ScenePrediction {
   var unreadable: String?
   /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
   var crashLoop: String?
-  /// The snapshot as read; `nil` when it cannot be read (a newer format included), and when the
-  /// scene was judged from its bytes (``init(scene:snapshot:kept:)``).
+  /// The snapshot as read; `nil` when it cannot be read (a newer format included).
   var decoded: SceneSnapshot?
-  /// The manifest's prediction; `nil` for a document over the limit, which the store did not read,
-  /// and when the scene was judged from its bytes.
+  /// The manifest's prediction; `nil` for a document over the limit, which the store did not read.
   var prediction: RestorePrediction?
-
-  /// A snapshot restored whole with `kept` routes, none migrated, and no crash-loop mark: what
-  /// ``init(_:manifest:policy:limits:)`` says of such a snapshot, less ``decoded`` and
-  /// ``prediction`` (`validate` finds it from the document's bytes, with `FastPrediction`).
-  init(scene: String, snapshot: Int64, kept: Int) {
-    self.scene = scene
-    self.snapshot = snapshot
-    outcome = RestoreReport.Outcome.restored.rawValue
-    self.kept = kept
-  }
 
   /// The store's crash-loop mark of the snapshot, if any.
   private static func crashLoop(_ info: SnapshotInfo) -> String? {
@@ -74,7 +62,7 @@ struct ScenePrediction {
     }
     let prediction: RestorePrediction
     do {
-      let decoded = try SceneSnapshot(reading: document, limits: limits)
+      let decoded = try SceneSnapshot(decoding: document, limits: limits)
       self.decoded = decoded
       prediction = manifest.predict(decoded, policy: policy, limits: limits)
     } catch {
@@ -84,7 +72,6 @@ struct ScenePrediction {
     self.prediction = prediction
     outcome = prediction.report.outcome.rawValue
     for entry in prediction.entries {
-      let location = entry.location.description
       switch entry.fate {
       case .kept: kept += 1
       case .migrated: migrated += 1
@@ -93,10 +80,13 @@ struct ScenePrediction {
           unreadable = error.description
         }
         if unreadable == nil {
-          dropped.append(Item(location: location, tag: entry.tag, reason: reason.description))
+          dropped.append(
+            Item(
+              location: entry.location.description, tag: entry.tag, reason: reason.description))
         }
       case .undetermined(let why):
-        undetermined.append(Item(location: location, tag: entry.tag, reason: why))
+        undetermined.append(
+          Item(location: entry.location.description, tag: entry.tag, reason: why))
       }
     }
   }

@@ -11,7 +11,7 @@ extension StoredSnapshot {
       return .failure(.tooLarge(byteCount: byteCount, limit: limit))
     case .read(let data):
       do throws(SnapshotFormatError) {
-        return .success(try SceneSnapshot(reading: data, limits: limits))
+        return .success(try SceneSnapshot(decoding: data, limits: limits))
       } catch {
         return .failure(error)
       }

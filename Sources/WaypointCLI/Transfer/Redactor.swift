@@ -79,63 +79,57 @@ struct Redactor: Sendable {
     return copy
   }
 
-  /// A route's JSON with every value replaced. Text that is not JSON (or over the limits) is
-  /// replaced whole, as one string.
+  /// A route's JSON with every value replaced, written as `JSONEncoder` writes the redacted value
+  /// (object members sorted by the UTF-8 bytes of their keys, the first of duplicate keys kept).
+  /// Text that `JSONValue` does not read (not JSON, over the limits, a string or number
+  /// `JSONDecoder` refuses) is replaced whole, as one string.
   ///
-  /// The payloads Waypoint writes are redacted straight from their bytes (``fastPayload(_:)``);
-  /// anything that reader is not sure of goes through ``payloadByValue(_:)``, which parses the
-  /// payload into a ``/Waypoint/JSONValue`` and writes it back with `JSONEncoder`. Both give the same
-  /// text (tests compare them).
+  /// Read with the one scanner (``/Waypoint/JSONStructure``); `RedactionDifferentialTests` check it
+  /// against parsing the payload into a ``/Waypoint/JSONValue`` and writing its redaction with
+  /// `JSONEncoder`.
   func payload(_ json: String) -> String {
-    fastPayload(json) ?? payloadByValue(json)
-  }
-
-  /// ``payload(_:)`` through a ``/Waypoint/JSONValue`` parsed by `JSONDecoder` and written by
-  /// `JSONEncoder` (sorted keys, slashes unescaped): the reference the fast way must match.
-  func payloadByValue(_ json: String) -> String {
-    guard let value = try? JSONValue(parsing: json, limits: limits) else {
-      return JSONValue.string("~" + hash("value", json)).jsonText
-    }
-    return redact(value).jsonText
-  }
-
-  /// ``payload(_:)`` read straight from the bytes with ``/Waypoint/StrictJSONReader``, writing what
-  /// `JSONEncoder` writes for the redacted value: object members sorted by the UTF-8 bytes of their
-  /// keys, keys escaped as `JSONEncoder` escapes them, integers plainly. `nil` when the payload is
-  /// not in the reader's strict subset, is over the limits, or holds a number that is not a plain
-  /// integer of at most 18 digits (`JSONDecoder`'s reading of those is its own).
-  func fastPayload(_ json: String) -> String? {
-    var json = json
-    return json.withUTF8 { utf8 -> String? in
-      guard utf8.count <= limits.maxPayloadBytes else { return nil }
-      let bytes = UnsafeRawBufferPointer(utf8)
-      var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
-      var output: [UInt8] = []
-      output.reserveCapacity(utf8.count + 16)
-      do throws(StrictJSONReader.Unsure) {
-        try redactValue(&reader, bytes, into: &output)
-        reader.skipSpace()
-        guard reader.atEnd else { return nil }
-      } catch {
-        return nil
-      }
+    var output: [UInt8] = []
+    if let structure = try? JSONStructure(
+      scanning: json.utf8, byteLimit: limits.maxPayloadBytes, maxDepth: limits.maxNestingDepth),
+      write(structure.root, of: structure, into: &output)
+    {
       return String(decoding: output, as: UTF8.self)
     }
+    return JSONValue.string("~" + hash("value", json)).jsonText
   }
 
-  /// Reads one value and appends its redacted JSON to `output`.
-  private func redactValue(
-    _ reader: inout StrictJSONReader, _ bytes: UnsafeRawBufferPointer, into output: inout [UInt8]
-  ) throws(StrictJSONReader.Unsure) {
-    reader.skipSpace()
-    guard !reader.atEnd else { throw StrictJSONReader.Unsure() }
-    switch bytes[reader.index] {
-    case UInt8(ascii: "{"):
-      var members: [(key: String, value: [UInt8])] = []
-      try reader.object { reader, key throws(StrictJSONReader.Unsure) in
-        var value: [UInt8] = []
-        try redactValue(&reader, bytes, into: &value)
-        members.append((key, value))
+  /// Appends the redaction of `value` to `output`; `false` when a string or a number in it does
+  /// not read as `JSONValue` reads it (then the payload is replaced whole).
+  private func write(
+    _ value: JSONStructure.Value, of json: JSONStructure, into output: inout [UInt8]
+  ) -> Bool {
+    switch json.kind(value) {
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool: output.append(contentsOf: (json.bool(value) == true ? "true" : "false").utf8)
+    case .string:
+      guard let text = try? json.string(value) else { return false }
+      Self.appendString(Self.isUUID(text) ? uuid(text) : "~" + hash("value", text), to: &output)
+    case .number:
+      guard let redacted = number(value, of: json) else { return false }
+      output.append(contentsOf: redacted.utf8)
+    case .array:
+      output.append(UInt8(ascii: "["))
+      for (index, element) in json.elements(of: value).enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        guard write(element, of: json, into: &output) else { return false }
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object:
+      // As a keyed container reads them: every key, the first of equal keys (found in a set once
+      // there are many).
+      var members: [(key: String, value: JSONStructure.Value)] = []
+      var keys: Set<String>?
+      for (key, member) in json.members(of: value) {
+        guard let name = try? json.string(key) else { return false }
+        if keys?.insert(name).inserted ?? !members.contains(where: { $0.key == name }) {
+          members.append((name, member))
+        }
+        if keys == nil, members.count > 16 { keys = Set(members.map(\.key)) }
       }
       // JSONEncoder's `.sortedKeys` order outside Apple's compatibility mode: the UTF-8 bytes.
       members.sort { SceneSnapshot.precedes($0.key, $1.key) }
@@ -144,54 +138,24 @@ struct Redactor: Sendable {
         if index > 0 { output.append(UInt8(ascii: ",")) }
         Self.appendString(member.key, to: &output)
         output.append(UInt8(ascii: ":"))
-        output.append(contentsOf: member.value)
+        guard write(member.value, of: json, into: &output) else { return false }
       }
       output.append(UInt8(ascii: "}"))
-    case UInt8(ascii: "["):
-      output.append(UInt8(ascii: "["))
-      var first = true
-      try reader.array { reader throws(StrictJSONReader.Unsure) in
-        if !first { output.append(UInt8(ascii: ",")) }
-        first = false
-        try redactValue(&reader, bytes, into: &output)
-      }
-      output.append(UInt8(ascii: "]"))
-    case UInt8(ascii: "\""):
-      let text = try reader.string()
-      output.append(UInt8(ascii: "\""))
-      output.append(contentsOf: (Self.isUUID(text) ? uuid(text) : "~" + hash("value", text)).utf8)
-      output.append(UInt8(ascii: "\""))
-    case UInt8(ascii: "t"):
-      try reader.skipValue()
-      output.append(contentsOf: "true".utf8)
-    case UInt8(ascii: "f"):
-      try reader.skipValue()
-      output.append(contentsOf: "false".utf8)
-    case UInt8(ascii: "n"):
-      try reader.skipValue()
-      output.append(contentsOf: "null".utf8)
-    default:
-      let start = reader.index
-      try reader.number()
-      // A plain integer of at most 18 digits is an Int64 to JSONDecoder; anything else is left to
-      // it.
-      var value: Int64 = 0
-      var negative = false
-      var digits = 0
-      for offset in start..<reader.index {
-        let byte = bytes[offset]
-        switch byte {
-        case UInt8(ascii: "-") where offset == start: negative = true
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-          digits += 1
-          guard digits <= 18 else { throw StrictJSONReader.Unsure() }
-          value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-        default: throw StrictJSONReader.Unsure()
-        }
-      }
-      output.append(
-        contentsOf: String(integer(hash("value", String(negative ? -value : value)))).utf8)
     }
+    return true
+  }
+
+  /// The redaction of a number as `JSONValue` reads it: an integer (an `Int64`, else a `UInt64`)
+  /// becomes another integer, any other number another number; `nil` when it does not read.
+  private func number(_ value: JSONStructure.Value, of json: JSONStructure) -> String? {
+    if let plain = json.plainInteger(value) ?? json.read(value, as: Int64.self) {
+      return String(integer(hash("value", String(plain))))
+    }
+    if let unsigned = json.read(value, as: UInt64.self) {
+      return String(integer(hash("value", String(unsigned))))
+    }
+    guard let double = json.read(value, as: Double.self) else { return nil }
+    return JSONValue.double(Double(integer(hash("value", "\(double)")) % 1_000_000) / 100).jsonText
   }
 
   /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it with
@@ -199,34 +163,7 @@ struct Redactor: Sendable {
   /// characters as `\u00XX` (lowercase), everything else as UTF-8.
   static func appendString(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
-    appendEscaped(text, to: &output)
-    output.append(UInt8(ascii: "\""))
-  }
-
-  /// Appends the contents of ``appendString(_:to:)`` (without the quotes).
-  static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-    appendEscapedBytes(text.utf8, to: &output)
-  }
-
-  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes, copying
-  /// the runs that need no escape at once.
-  static func appendEscaped(bytes: UnsafeRawBufferPointer, to output: inout [UInt8]) {
-    var run = 0
-    for index in 0..<bytes.count {
-      let byte = bytes[index]
-      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-        continue
-      }
-      output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run..<index]))
-      appendEscapedBytes(CollectionOfOne(byte), to: &output)
-      run = index + 1
-    }
-    output.appendBytes(UnsafeRawBufferPointer(rebasing: bytes[run...]))
-  }
-
-  /// Appends UTF-8 `bytes` escaped as ``appendString(_:to:)`` escapes them, without quotes.
-  static func appendEscapedBytes(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
-    for byte in bytes {
+    for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
         output.append(UInt8(ascii: "\\"))
@@ -244,23 +181,12 @@ struct Redactor: Sendable {
       default: output.append(byte)
       }
     }
-  }
-
-  func redact(_ value: JSONValue) -> JSONValue {
-    switch value {
-    case .null, .bool: value
-    case .integer(let number): .integer(integer(hash("value", String(number))))
-    case .unsignedInteger(let number): .integer(integer(hash("value", String(number))))
-    case .double(let number): .double(Double(integer(hash("value", "\(number)")) % 1_000_000) / 100)
-    case .string(let text): .string(Self.isUUID(text) ? uuid(text) : "~" + hash("value", text))
-    case .array(let items): .array(items.map(redact))
-    case .object(let members): .object(members.mapValues(redact))
-    }
+    output.append(UInt8(ascii: "\""))
   }
 
   /// 12 hexadecimal digits of SHA-256 over the kind and the value. The hashes of values are kept
   /// in ``cache`` (by their bytes), as the same values come back in snapshot after snapshot.
-  private func hash(_ kind: String, _ value: String) -> String {
+  func hash(_ kind: String, _ value: String) -> String {
     let key = kind == "value" ? Array(value.utf8) : nil
     if let key, let known = cache.hash(of: key) { return known }
     var prefix = "waypoint-redact/\(kind)/"
@@ -280,7 +206,7 @@ struct Redactor: Sendable {
   }
 
   /// A non-negative integer below one billion, from hexadecimal digits.
-  private func integer(_ hex: String) -> Int64 {
+  func integer(_ hex: String) -> Int64 {
     Int64((UInt64(hex.prefix(15), radix: 16) ?? 0) % 1_000_000_000)
   }
 
@@ -293,6 +219,8 @@ struct Redactor: Sendable {
   }
 
   static func isUUID(_ text: String) -> Bool {
+    // 36 ASCII characters are 36 bytes.
+    guard text.utf8.count == 36 else { return false }
     let scalars = Array(text.unicodeScalars)
     guard scalars.count == 36 else { return false }
     for (index, scalar) in scalars.enumerated() {

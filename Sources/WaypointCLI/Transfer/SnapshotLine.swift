@@ -22,7 +22,8 @@ enum SnapshotLine {
 
     /// The snapshot, read back from ``document``.
     var snapshot: SceneSnapshot {
-      (try? SceneSnapshot(reading: document, limits: .default)) ?? SceneSnapshot(metadata: metadata)
+      (try? SceneSnapshot(decoding: document, limits: .default))
+        ?? SceneSnapshot(metadata: metadata)
     }
   }
 
@@ -152,58 +153,52 @@ enum SnapshotLine {
   /// Reads one line. `id` and `savedAt` are for people: the snapshot gets a new id, and its save
   /// time is the document's.
   static func parse(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
-    if let parsed = exportedLine(line, limits: limits) { return parsed }
-    return try parseAnyOther(line, limits: limits)
+    try parse(bytes: line, limits: limits)
   }
 
-  /// Reads one line given by its bytes, as `parse(_:limits:)` does; a line exactly as `export`
-  /// writes it is read without a copy of it being made.
+  /// Reads one line given by its bytes, as `parse(_:limits:)` does, without a copy of the line
+  /// being made first.
   static func parse(_ line: UnsafeRawBufferPointer, limits: InputLimits) throws(Problem) -> Parsed {
-    if let parsed = exportedLine(line, limits: limits) { return parsed }
-    return try parseAnyOther(Data(line), limits: limits)
+    try parse(bytes: line, limits: limits)
   }
 
-  /// Reads a line that `exportedLine(_:limits:)` does not take.
-  private static func parseAnyOther(_ line: Data, limits: InputLimits) throws(Problem) -> Parsed {
-    // The lines `export` writes are read straight from their bytes; anything unusual the slow way
-    // below, which gives the same result and names the problem.
-    if let parsed = strictlyParsed(line, limits: limits) { return parsed }
-    guard let text = String(data: line, encoding: .utf8) else {
-      throw Problem(message: "not UTF-8 text")
-    }
-    let lineLimits = InputLimits(
-      maxDocumentBytes: maxLineBytes(limits), maxPayloadBytes: maxLineBytes(limits),
-      maxNestingDepth: limits.maxNestingDepth)
-    let value: JSONValue
+  /// Reads a line: JSON, every string and number of which reads (``/Waypoint/JSONStructure``, the
+  /// one scanner), an object whose `document` is read as the store reads documents
+  /// (``/Waypoint/SceneSnapshot/init(document:in:)``) and kept as the store writes it.
+  private static func parse(bytes line: some Collection<UInt8>, limits: InputLimits)
+    throws(Problem) -> Parsed
+  {
+    let json: JSONStructure
     do {
-      value = try JSONValue(parsing: text, limits: lineLimits)
+      json = try JSONStructure(
+        scanning: line, byteLimit: maxLineBytes(limits), maxDepth: limits.maxNestingDepth)
     } catch {
-      if error.code == .malformedJSON {
-        // One line of a file: the column says where, the line number is the caller's.
-        let problem = JSONSyntax.firstProblem(in: line)
-        throw Problem(
-          message: "not valid JSON"
-            + (problem.map { " at column \($0.column) (byte \($0.offset)): \($0.message)" } ?? ""))
-      }
-      throw Problem(message: error.description)
+      guard error.code == .malformedJSON else { throw Problem(message: error.description) }
+      throw notJSON(JSONStructure.firstProblem(in: line))
     }
-    guard case .object(let members) = value else {
+    // A line is JSON through and through, the members nobody reads included.
+    if let problem = json.firstUnreadableValue() { throw notJSON(problem) }
+    guard json.kind(json.root) == .object else {
       throw Problem(message: "a line must be a JSON object")
     }
-    guard case .string(let scene)? = members["scene"] else {
-      throw Problem(message: "\"scene\" must be a string")
-    }
+    let members = Self.members(of: json.root, in: json)
+    guard let sceneValue = members["scene"], json.kind(sceneValue) == .string,
+      let scene = try? json.string(sceneValue)
+    else { throw Problem(message: "\"scene\" must be a string") }
     // The store's rule, checked in the check pass so that the line is named and nothing is created.
     if let reason = SceneID.problem(with: scene) {
       throw Problem(message: "invalid scene id: \(reason)")
     }
-    guard let document = members["document"], case .object = document else {
+    guard let document = members["document"], json.kind(document) == .object else {
       throw Problem(message: "\"document\" must be a snapshot document (a JSON object)")
     }
     let snapshot: SceneSnapshot
-    do {
-      snapshot = try SceneSnapshot(decoding: Data(document.jsonText.utf8), limits: limits)
-      try snapshot.check()
+    do throws(SnapshotFormatError) {
+      let size = json.range(document).count
+      guard size <= limits.maxDocumentBytes else {
+        throw .tooLarge(byteCount: size, limit: limits.maxDocumentBytes)
+      }
+      snapshot = try SceneSnapshot(document: document, in: json)
     } catch {
       throw Problem(message: "document: \(error)")
     }
@@ -218,182 +213,48 @@ enum SnapshotLine {
     }
     return Parsed(
       scene: scene, metadata: snapshot.metadata,
-      quarantine: try quarantine(members["quarantine"]), document: written)
+      quarantine: try quarantine(members["quarantine"], in: json), document: written)
   }
 
-  /// The line, when it is exactly as `export` writes a line without a quarantine, its members in
-  /// their order and nothing more:
-  ///
-  /// ```
-  /// {"id":DIGITS,"scene":"ID","savedAt":"TEXT","quarantine":null,"document":DOCUMENT}
-  /// ```
-  ///
-  /// with an id of 1 to 17 digits in plain form, a scene id of printable ASCII without `"` and `\`
-  /// (1 to ``/WaypointSQLite/SceneID/maxByteCount`` bytes), a save time of printable ASCII without
-  /// `"` and `\`, and a document that `CanonicalDocument` recognises. `nil` for anything else, which
-  /// ``strictlyParsed(_:limits:)`` reads: for every line this takes it gives the same (tested), only
-  /// without reading the line's members one by one.
-  static func exportedLine(_ line: Data, limits: InputLimits) -> Parsed? {
-    line.withUnsafeBytes { exportedLine($0, limits: limits) }
+  /// The problem of a line that is not JSON: the column says where, the line number is the
+  /// caller's.
+  private static func notJSON(_ problem: JSONProblem?) -> Problem {
+    Problem(
+      message: "not valid JSON"
+        + (problem.map { " at column \($0.column) (byte \($0.offset)): \($0.message)" } ?? ""))
   }
 
-  /// `exportedLine(_:limits:)` (of a `Data`) of a line given by its bytes.
-  static func exportedLine(_ bytes: UnsafeRawBufferPointer, limits: InputLimits) -> Parsed? {
-    // Within the line the document nests one level deeper than on its own.
-    guard limits.maxNestingDepth >= 5 else { return nil }
-    var index = 0
-    /// Takes `text` at `index`.
-    func literal(_ text: StaticString) -> Bool {
-      let count = text.utf8CodeUnitCount
-      guard bytes.count - index >= count, let base = bytes.baseAddress,
-        memcmp(base + index, text.utf8Start, count) == 0
-      else { return false }
-      index += count
-      return true
-    }
-    /// Takes a run of printable ASCII other than `"` and `\`, up to a `"`, and the `"`.
-    func plainText() -> Range<Int>? {
-      let start = index
-      while index < bytes.count {
-        let byte = bytes[index]
-        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
-        if byte == UInt8(ascii: "\"") {
-          index += 1
-          return start..<(index - 1)
-        }
-        index += 1
-      }
-      return nil
-    }
-    guard literal(#"{"id":"#) else { return nil }
-    let digits = index
-    while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-    guard index > digits, index - digits <= 17, index - digits == 1 || bytes[digits] != 0x30,
-      literal(#","scene":""#), let scene = plainText(),
-      !scene.isEmpty, scene.count <= SceneID.maxByteCount,
-      literal(#","savedAt":""#), plainText() != nil,
-      literal(#","quarantine":null,"document":"#),
-      let document = CanonicalDocument(bytes, at: index, limits: limits),
-      document.end == bytes.count - 1, bytes[document.end] == UInt8(ascii: "}")
-    else { return nil }
-    return Parsed(
-      scene: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[scene]), as: UTF8.self),
-      metadata: SnapshotMetadata(
-        routeSchemaVersion: document.routeSchemaVersion,
-        appBuild: document.appBuild.map { CanonicalDocument.string(bytes, $0) },
-        savedAt: document.savedAt),
-      quarantine: nil,
-      document: Data(UnsafeRawBufferPointer(rebasing: bytes[index..<document.end])))
-  }
-
-  /// The line, when it and its document are in the strict subset of JSON that `StrictJSONReader`
-  /// reads, and valid; `nil` for anything else, which `parse(_:limits:)` then reads the slow way.
-  static func strictlyParsed(_ line: Data, limits: InputLimits) -> Parsed? {
-    typealias Unsure = StrictJSONReader.Unsure
-    return line.withUnsafeBytes { bytes -> Parsed? in
-      var reader = StrictJSONReader(bytes, maxDepth: limits.maxNestingDepth)
-      var scene: String?
-      var snapshot: SceneSnapshot?
-      // A document as the store writes it, taken as it is.
-      var canonical: (metadata: SnapshotMetadata, document: Data)?
-      var quarantine: Quarantine?
-      do throws(Unsure) {
-        try reader.object { reader, key throws(Unsure) in
-          switch key {
-          case "scene":
-            scene = try reader.string()
-          case "document":
-            // Read in place. The slow way reads the document as JSONValue writes it back: the
-            // same snapshot when the document holds no key the format does not name.
-            reader.skipSpace()
-            let start = reader.index
-            // Within the line the document nests one level deeper than on its own.
-            if limits.maxNestingDepth >= 5,
-              let document = CanonicalDocument(bytes, at: start, limits: limits)
-            {
-              reader.advance(to: document.end)
-              canonical = (
-                SnapshotMetadata(
-                  routeSchemaVersion: document.routeSchemaVersion,
-                  appBuild: document.appBuild.map { CanonicalDocument.string(bytes, $0) },
-                  savedAt: document.savedAt),
-                Data(UnsafeRawBufferPointer(rebasing: bytes[start..<document.end]))
-              )
-              snapshot = nil
-              return
-            }
-            canonical = nil
-            let read = try SceneSnapshot.strictlyRead(from: &reader, unknownKeys: false)
-            guard reader.index - start <= limits.maxDocumentBytes else { throw Unsure() }
-            snapshot = read
-          case "quarantine":
-            quarantine = try strictQuarantine(&reader)
-          default:
-            try reader.skipValue()
-          }
-        }
-        reader.skipSpace()
-        guard reader.atEnd else { return nil }
-      } catch {
-        return nil
-      }
-      guard let scene, SceneID.problem(with: scene) == nil else { return nil }
-      if let canonical {
-        return Parsed(
-          scene: scene, metadata: canonical.metadata, quarantine: quarantine,
-          document: canonical.document)
-      }
-      guard let snapshot else { return nil }
-      let written = snapshot.encoded()
-      guard written.count <= limits.maxDocumentBytes else { return nil }
-      return Parsed(
-        scene: scene, metadata: snapshot.metadata, quarantine: quarantine, document: written)
-    }
-  }
-
-  /// `null`, or a mark whose kind is known, whose detail is a string or absent and whose `since`
-  /// is a date or absent; anything else is unsure.
-  private static func strictQuarantine(_ reader: inout StrictJSONReader)
-    throws(StrictJSONReader.Unsure) -> Quarantine?
+  /// The members of an object by key, as `JSONDecoder` reads them: the first of duplicate keys
+  /// (every key reads: the line was checked).
+  private static func members(of object: JSONStructure.Value, in json: JSONStructure) -> [String:
+    JSONStructure.Value]
   {
-    typealias Unsure = StrictJSONReader.Unsure
-    guard !reader.takeNull() else { return nil }
-    var kind: Quarantine.Kind?
-    var detail = ""
-    var since: Date?
-    try reader.object { reader, key throws(Unsure) in
-      switch key {
-      case "kind":
-        guard let known = Quarantine.Kind(rawValue: try reader.string()) else { throw Unsure() }
-        kind = known
-      case "detail":
-        detail = try reader.string()
-      case "since":
-        if reader.takeNull() { return }
-        guard let date = Formatting.parseDate(try reader.string()) else { throw Unsure() }
-        since = date
-      default:
-        try reader.skipValue()
-      }
+    var members: [String: JSONStructure.Value] = [:]
+    for (key, value) in json.members(of: object) {
+      guard let name = try? json.string(key), members[name] == nil else { continue }
+      members[name] = value
     }
-    guard let kind else { throw Unsure() }
-    return Quarantine(kind, detail: detail, since: since ?? Date())
+    return members
   }
 
-  private static func quarantine(_ value: JSONValue?) throws(Problem) -> Quarantine? {
-    guard let value, value != .null else { return nil }
-    guard case .object(let members) = value, case .string(let name)? = members["kind"],
+  /// `null`, or a mark whose kind is known, whose detail is a string (empty otherwise) and whose
+  /// `since` is a date (now when it is `null` or absent).
+  private static func quarantine(_ value: JSONStructure.Value?, in json: JSONStructure)
+    throws(Problem) -> Quarantine?
+  {
+    guard let value, json.kind(value) != .null else { return nil }
+    let members = json.kind(value) == .object ? Self.members(of: value, in: json) : [:]
+    guard let kindValue = members["kind"], let name = try? json.string(kindValue),
       let kind = Quarantine.Kind(rawValue: name)
     else {
       throw Problem(
         message: "\"quarantine\" must be null or an object whose \"kind\" is "
           + "\"unrestorable\" or \"crash-loop\"")
     }
-    var detail = ""
-    if case .string(let text)? = members["detail"] { detail = text }
+    let detail = members["detail"].flatMap { try? json.string($0) } ?? ""
     var since = Date()
-    if let given = members["since"], given != .null {
-      guard case .string(let text) = given, let date = Formatting.parseDate(text) else {
+    if let given = members["since"], json.kind(given) != .null {
+      guard let text = try? json.string(given), let date = Formatting.parseDate(text) else {
         throw Problem(message: "\"quarantine.since\" must be an ISO 8601 date")
       }
       since = date

@@ -113,7 +113,7 @@ extension SnapshotStore {
         let snapshotCount = row.int()
         let quarantinedCount = row.int()
         let depths = row.blob()
-          .flatMap { try? SceneSnapshot(reading: $0, limits: limits) }?.stacks.mapValues(\.count)
+          .flatMap { try? SceneSnapshot(decoding: $0, limits: limits) }?.stacks.mapValues(\.count)
         return SceneSummary(
           id: latest.scene, latest: latest, snapshotCount: snapshotCount,
           quarantinedCount: quarantinedCount, stackDepths: depths ?? [:])
