@@ -32,6 +32,15 @@ let package = Package(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
+    // What only the tool (and the tests) use of the store: streaming whole stores, importing,
+    // backing up, checking and salvaging files. Not a product: no app links it.
+    .target(
+      name: "WaypointTools",
+      dependencies: [
+        "Waypoint", "WaypointSQLite",
+        .target(
+          name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
+      ]),
     // The test kit: fixtures, frozen releases, relaunches against a real store (WaypointSQLite),
     // reporting to Swift Testing and XCTest from the toolchain.
     .target(name: "WaypointTesting", dependencies: ["Waypoint", "WaypointSQLite"]),
@@ -40,7 +49,9 @@ let package = Package(
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
     .executableTarget(
       name: "WaypointCLI",
-      dependencies: ["Waypoint", "WaypointSQLite", "WaypointNavigation", "ExampleShop"]),
+      dependencies: [
+        "Waypoint", "WaypointSQLite", "WaypointNavigation", "WaypointTools", "ExampleShop",
+      ]),
     // The example shop in three releases whose route types changed, which Waypoint's own tests
     // protect with WaypointTesting (Tests/ExampleShopTests). Not a product.
     .target(name: "ExampleShop", dependencies: ["Waypoint"]),
@@ -48,7 +59,7 @@ let package = Package(
     .executableTarget(
       name: "WaypointTestHelper",
       dependencies: [
-        "Waypoint", "WaypointSQLite", "WaypointNavigation",
+        "Waypoint", "WaypointSQLite", "WaypointNavigation", "WaypointTools",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
@@ -57,14 +68,15 @@ let package = Package(
     .executableTarget(
       name: "WaypointBenchmarks",
       dependencies: [
-        "Waypoint", "WaypointSQLite", "WaypointNavigation",
+        "Waypoint", "WaypointSQLite", "WaypointNavigation", "WaypointTools",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
     .testTarget(name: "WaypointTests", dependencies: ["Waypoint"]),
     .testTarget(
-      name: "WaypointSQLiteTests", dependencies: ["WaypointSQLite", "WaypointTestHelper"],
+      name: "WaypointSQLiteTests",
+      dependencies: ["WaypointSQLite", "WaypointTools", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointTestingTests",
@@ -83,7 +95,8 @@ let package = Package(
       name: "WaypointCLITests",
       dependencies: [
         // WaypointTesting proves the release folders that `fixtures record` writes.
-        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTesting", "ExampleShop",
+        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTools", "WaypointTesting",
+        "ExampleShop",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ],

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// Stores of many snapshots, one per scene (every snapshot is its scene's latest, so that a tool
 /// judging latest snapshots reads them all), built through the store's own import (the schema is

@@ -4,6 +4,7 @@ import Foundation
 import Waypoint
 import WaypointNavigation
 import WaypointSQLite
+import WaypointTools
 
 #if canImport(SQLite3)
   import SQLite3

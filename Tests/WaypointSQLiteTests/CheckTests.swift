@@ -3,6 +3,7 @@ import Testing
 import Waypoint
 
 @testable import WaypointSQLite
+@testable import WaypointTools
 
 @Suite("Snapshot store: checking a file without opening it as a store")
 struct CheckTests {

@@ -3,6 +3,7 @@ import Testing
 import Waypoint
 
 @testable import WaypointSQLite
+@testable import WaypointTools
 
 /// The store file every faulted operation starts from: scene `A` with three snapshots (the latest
 /// restored once and not confirmed), scene `B` with one, and scene `bad` whose latest snapshot names

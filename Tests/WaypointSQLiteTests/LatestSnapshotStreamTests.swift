@@ -3,6 +3,7 @@ import Testing
 import Waypoint
 
 @testable import WaypointSQLite
+@testable import WaypointTools
 
 #if canImport(SQLite3)
   import SQLite3

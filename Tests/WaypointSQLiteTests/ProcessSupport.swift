@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WaypointSQLite
+@testable import WaypointTools
 
 #if canImport(Glibc)
   import Glibc

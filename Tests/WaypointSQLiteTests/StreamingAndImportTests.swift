@@ -3,6 +3,7 @@ import Testing
 import Waypoint
 
 @testable import WaypointSQLite
+@testable import WaypointTools
 
 @Suite("Snapshot store: streaming every snapshot and importing in one transaction")
 struct StreamingAndImportTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint check [--full]`: the store file's health.
 enum CheckCommand: WaypointCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint export [--redact] [--output FILE [--force]]`: every snapshot as JSON Lines.
 enum ExportCommand: WaypointCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint import FILE`: reads `export`'s JSON Lines back as new snapshots.
 enum ImportCommand: WaypointCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint repair --manifest FILE [--policy POLICY] [--dry-run]`: every scene's latest snapshot,
 /// migrated and cleaned as a restore would, saved as a new version.

@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint stats`: counts, sizes, dates and routes per tag.
 enum StatsCommand: WaypointCommand {

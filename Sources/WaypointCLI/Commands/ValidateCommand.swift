@@ -1,6 +1,7 @@
 import Foundation
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 /// `waypoint validate --manifest FILE [--policy POLICY]`: what a restore of every scene's latest
 /// snapshot would keep and drop, and why, judged from the app's route manifest.

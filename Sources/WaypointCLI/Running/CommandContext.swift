@@ -1,5 +1,6 @@
 import Foundation
 import WaypointSQLite
+import WaypointTools
 
 /// What a command runs with: its parsed arguments, the console, and the store they name.
 struct CommandContext {

@@ -8,15 +8,16 @@ import Foundation
 #endif
 
 /// `SQLITE_TRANSIENT`, which Swift does not import: SQLite copies the bound bytes.
-let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+package let sqliteTransient = unsafeBitCast(
+  OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 /// One SQLite connection: a thin, typed layer over the C API with a statement cache.
 ///
 /// Not thread-safe on its own: `SnapshotStore` serializes every use behind its lock. Statements are
 /// prepared once per SQL text with `SQLITE_PREPARE_PERSISTENT` and reused.
-final class Database {
+package final class Database {
   /// How a connection opens its file.
-  enum Mode {
+  package enum Mode {
     /// Read and write, creating the file if needed.
     case readWrite
     /// Read only; the file must exist.
@@ -27,7 +28,7 @@ final class Database {
     case immutable
   }
 
-  let path: String
+  package let path: String
   /// The connection, `nil` once closed.
   private(set) var handle: OpaquePointer?
   /// The prepared statements, by SQL text.
@@ -35,12 +36,14 @@ final class Database {
 
   #if DEBUG
     /// Faults to inject in place of real calls (tests only).
-    var faults: FaultInjector?
+    package var faults: FaultInjector?
   #endif
 
   /// Opens a connection with SQLite's defensive settings: `SQLITE_DBCONFIG_DEFENSIVE` on, triggers,
   /// views and extension loading off, `trusted_schema` off, and a busy timeout.
-  init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32, faults: FaultInjector? = nil)
+  package init(
+    path: String, mode: Mode, busyTimeoutMilliseconds: Int32, faults: FaultInjector? = nil
+  )
     throws(SQLiteError)
   {
     self.path = path
@@ -86,7 +89,7 @@ final class Database {
   deinit { close() }
 
   /// `file:<path>?immutable=1`, the path percent-encoded but for unreserved ASCII and `/`.
-  static func immutableURI(_ path: String) -> String {
+  package static func immutableURI(_ path: String) -> String {
     let unreserved = Set(
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
     var uri = "file:"
@@ -102,7 +105,7 @@ final class Database {
   }
 
   /// Finalizes every prepared statement and closes the connection. Safe to call twice.
-  func close() {
+  package func close() {
     for statement in statements.values { statement.finalize() }
     statements.removeAll()
     if let handle { sqlite3_close_v2(handle) }
@@ -125,13 +128,13 @@ final class Database {
 
   /// Copies the WAL into the file in the commit that leaves `pages` or more in it, SQLite's own
   /// policy. The corresponding C function is `sqlite3_wal_autocheckpoint`.
-  func checkpointDuringCommits(afterPages pages: Int) {
+  package func checkpointDuringCommits(afterPages pages: Int) {
     guard let handle else { return }
     sqlite3_wal_autocheckpoint(handle, Int32(clamping: max(1, pages)))
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.
-  func call(_ kind: SQLiteCall, sql: String?, _ body: () -> Int32) -> Int32 {
+  package func call(_ kind: SQLiteCall, sql: String?, _ body: () -> Int32) -> Int32 {
     #if DEBUG
       if let injected = faults?.result(kind, sql) { return injected }
     #endif
@@ -139,7 +142,7 @@ final class Database {
   }
 
   /// The error for a failed call, with the connection's message when it matches the code.
-  func error(_ code: Int32, sql: String?) -> SQLiteError {
+  package func error(_ code: Int32, sql: String?) -> SQLiteError {
     var message: String?
     if let handle, sqlite3_extended_errcode(handle) == code || sqlite3_errcode(handle) == code {
       message = String(cString: sqlite3_errmsg(handle))
@@ -149,7 +152,7 @@ final class Database {
 
   /// Runs SQL text that may hold several statements and returns no rows (schema migrations,
   /// pragmas, transaction control). The corresponding C function is `sqlite3_exec`.
-  func execute(_ sql: String) throws(SQLiteError) {
+  package func execute(_ sql: String) throws(SQLiteError) {
     guard let handle else {
       throw SQLiteError(code: .misuse, message: "connection closed", sql: sql)
     }
@@ -158,7 +161,7 @@ final class Database {
   }
 
   /// A statement that begins or ends a transaction.
-  enum TransactionControl: String {
+  package enum TransactionControl: String {
     case begin = "BEGIN"
     case beginImmediate = "BEGIN IMMEDIATE"
     case commit = "COMMIT"
@@ -168,7 +171,7 @@ final class Database {
   /// Runs a transaction-control statement, prepared once and kept like every other statement.
   /// Faults are injected as for ``execute(_:)`` (the call kind is `exec`, the SQL the statement's
   /// text), since that is what the statement stands for.
-  func execute(_ control: TransactionControl) throws(SQLiteError) {
+  package func execute(_ control: TransactionControl) throws(SQLiteError) {
     let sql = control.rawValue
     let statement = try statement(sql)
     let code = call(.exec, sql: sql) {
@@ -182,18 +185,18 @@ final class Database {
   /// The connection's `PRAGMA data_version`: it changes when another connection (in this process
   /// or another) commits to the file, never for this connection's own commits. Outside a
   /// transaction it reads the latest commit.
-  func dataVersion() throws(SQLiteError) -> Int64 {
+  package func dataVersion() throws(SQLiteError) -> Int64 {
     try scalar("PRAGMA data_version") { $0.int64() } ?? 0
   }
 
   /// Sets the journal mode (`PRAGMA journal_mode = <mode>`, `mode` one of SQLite's names) and
   /// returns the mode SQLite answers, lowercased (the mode in force, which may not be `mode`).
-  func setJournalMode(_ mode: String) throws(SQLiteError) -> String? {
+  package func setJournalMode(_ mode: String) throws(SQLiteError) -> String? {
     try scalar("PRAGMA journal_mode = \(mode)") { $0.text() }??.lowercased()
   }
 
   /// The cached prepared statement for `sql`, reset and with its bindings cleared.
-  func statement(_ sql: String) throws(SQLiteError) -> Statement {
+  package func statement(_ sql: String) throws(SQLiteError) -> Statement {
     if let cached = statements[sql] {
       cached.reset()
       return cached
@@ -215,7 +218,7 @@ final class Database {
   }
 
   /// What a row callback of ``query(_:_:row:)`` asks for next.
-  enum RowIteration {
+  package enum RowIteration {
     /// Step to the next row.
     case `continue`
     /// Stop: the statement is reset and no further row is read.
@@ -228,7 +231,7 @@ final class Database {
   /// - Returns: ``RowIteration/stop`` when `row` stopped, ``RowIteration/continue`` when every row
   ///   was read.
   @discardableResult
-  func query(
+  package func query(
     _ sql: String, _ bindings: [SQLValue] = [],
     row: (inout Row) throws(SQLiteError) -> RowIteration
   ) throws(SQLiteError) -> RowIteration {
@@ -243,7 +246,7 @@ final class Database {
   }
 
   /// Every row of one statement, each read by `read`.
-  func rows<T>(
+  package func rows<T>(
     _ sql: String, _ bindings: [SQLValue] = [], _ read: (inout Row) throws(SQLiteError) -> T
   ) throws(SQLiteError) -> [T] {
     var values: [T] = []
@@ -256,13 +259,13 @@ final class Database {
 
   /// Runs one statement that returns no rows, and returns the number of rows it changed.
   @discardableResult
-  func run(_ sql: String, _ bindings: [SQLValue] = []) throws(SQLiteError) -> Int {
+  package func run(_ sql: String, _ bindings: [SQLValue] = []) throws(SQLiteError) -> Int {
     try query(sql, bindings) { _ throws(SQLiteError) in .continue }
     return Int(sqlite3_changes(handle))
   }
 
   /// The first row read by `read`, or `nil` when there is no row. Later rows are not read.
-  func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (inout Row) -> T)
+  package func scalar<T>(_ sql: String, _ bindings: [SQLValue] = [], _ read: (inout Row) -> T)
     throws(SQLiteError) -> T?
   {
     var value: T?
@@ -275,13 +278,13 @@ final class Database {
 
   /// Sets how long statements wait for another connection's lock. The corresponding C function is
   /// `sqlite3_busy_timeout`.
-  func setBusyTimeout(_ milliseconds: Int32) {
+  package func setBusyTimeout(_ milliseconds: Int32) {
     if let handle { sqlite3_busy_timeout(handle, milliseconds) }
   }
 
   /// Runs `body` again while it fails with `SQLITE_BUSY`, for at most `timeout`, for the few calls
   /// that SQLite fails at once instead of calling the busy handler.
-  func retryingWhileBusy<T>(for timeout: Duration, _ body: () throws(SQLiteError) -> T)
+  package func retryingWhileBusy<T>(for timeout: Duration, _ body: () throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
     let clock = ContinuousClock()
@@ -302,7 +305,7 @@ final class Database {
   /// It does not see a symbolic link on the app's path retargeted later (SQLite resolved the link
   /// when it opened the file): ``SnapshotStore`` also compares the file at the app's path with
   /// the one it opened.
-  func hasMoved() -> Bool {
+  package func hasMoved() -> Bool {
     guard let handle else { return false }
     var moved: Int32 = 0
     let code = call(.fileControl, sql: nil) {
@@ -312,10 +315,10 @@ final class Database {
   }
 
   /// The rowid of the last insert.
-  var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+  package var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
   /// How a transaction run by ``inTransaction(immediate:_:)`` ends.
-  enum TransactionCompletion {
+  package enum TransactionCompletion {
     /// Commit what the body did.
     case commit
     /// Roll back what the body did: nothing of it is written.
@@ -334,7 +337,7 @@ final class Database {
   ///
   /// - Returns: how the transaction ended.
   @discardableResult
-  func inTransaction(
+  package func inTransaction(
     immediate: Bool = true, _ body: () throws(SQLiteError) -> TransactionCompletion
   ) throws(SQLiteError) -> TransactionCompletion {
     try runTransaction(immediate: immediate) { () throws(SQLiteError) in
@@ -345,7 +348,7 @@ final class Database {
 
   /// Runs `body` in a transaction that commits when `body` returns, as
   /// ``inTransaction(immediate:_:)`` does when its body answers ``TransactionCompletion/commit``.
-  func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T)
+  package func transaction<T>(immediate: Bool = true, _ body: () throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
     try runTransaction(immediate: immediate) { () throws(SQLiteError) in (try body(), .commit) }
@@ -374,10 +377,10 @@ final class Database {
 
   /// Whether the connection is inside a transaction. The corresponding C function is
   /// `sqlite3_get_autocommit`.
-  var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+  package var isInTransaction: Bool { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
 
   /// Rolls back a transaction left open (by a failed `COMMIT`, or a `ROLLBACK` that failed earlier).
-  func rollBackLeftoverTransaction() throws(SQLiteError) {
+  package func rollBackLeftoverTransaction() throws(SQLiteError) {
     guard isInTransaction else { return }
     try execute(TransactionControl.rollback)
   }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value bound to a statement parameter.
-enum SQLValue {
+package enum SQLValue {
   case integer(Int64)
   case text(String)
   case blob(Data)
@@ -10,7 +10,9 @@ enum SQLValue {
 
 extension SQLValue {
   /// An integer, or NULL for `nil`.
-  static func integer(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+  package static func integer(_ value: Int?) -> SQLValue {
+    value.map { .integer(Int64($0)) } ?? .null
+  }
   /// A text, or NULL for `nil`.
-  static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+  package static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
 }

@@ -6,7 +6,7 @@
 
 /// The SQLite C functions whose results Waypoint checks. Every such call goes through
 /// ``Database/call(_:sql:_:)``, the one seam where tests inject faults.
-enum SQLiteCall: Hashable, Sendable {
+package enum SQLiteCall: Hashable, Sendable {
   /// `sqlite3_open_v2`.
   case open
   /// `sqlite3_prepare_v3`.
@@ -31,12 +31,12 @@ enum SQLiteCall: Hashable, Sendable {
 /// Tests set ``Database/faults`` (through `SnapshotStore`'s internal hook) to make chosen calls
 /// fail with chosen codes (`SQLITE_FULL`, `SQLITE_IOERR_WRITE`, `SQLITE_BUSY`) without touching the
 /// file. Release builds compile the seam out.
-struct FaultInjector: Sendable {
+package struct FaultInjector: Sendable {
   /// Returns a result code to report instead of making the call, or `nil` to make the real call.
-  var result: @Sendable (_ call: SQLiteCall, _ sql: String?) -> Int32?
+  package var result: @Sendable (_ call: SQLiteCall, _ sql: String?) -> Int32?
 
   /// Fails every call of `kind` whose SQL starts with `prefix` (any SQL when `prefix` is empty).
-  static func fail(_ kind: SQLiteCall, matching prefix: String = "", with code: ResultCode)
+  package static func fail(_ kind: SQLiteCall, matching prefix: String = "", with code: ResultCode)
     -> FaultInjector
   {
     FaultInjector { call, sql in

@@ -7,12 +7,12 @@ import Foundation
 #endif
 
 /// A prepared statement owned by a ``Database``'s cache.
-final class Statement {
+package final class Statement {
   private var handle: OpaquePointer?
-  let sql: String
+  package let sql: String
   private unowned let database: Database
 
-  init(_ handle: OpaquePointer, sql: String, database: Database) {
+  package init(_ handle: OpaquePointer, sql: String, database: Database) {
     self.handle = handle
     self.sql = sql
     self.database = database
@@ -30,30 +30,30 @@ final class Statement {
     #endif
   }
 
-  func finalize() {
+  package func finalize() {
     if let handle { sqlite3_finalize(handle) }
     handle = nil
   }
 
   /// Steps once outside the fault seam, for a caller that makes the step part of a call of its
   /// own kind through the seam (``Database/execute(_:)-(Database.TransactionControl)``).
-  func stepOutsideSeam() -> Int32 { sqlite3_step(handle) }
+  package func stepOutsideSeam() -> Int32 { sqlite3_step(handle) }
 
   /// Resets the statement and clears its bindings, ready for the next use.
-  func reset() {
+  package func reset() {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
   }
 
   /// Binds the values to parameters 1, 2, ….
-  func bind(_ values: [SQLValue]) throws(SQLiteError) {
+  package func bind(_ values: [SQLValue]) throws(SQLiteError) {
     for (offset, value) in values.enumerated() {
       try bind(value, at: Int32(offset + 1))
     }
   }
 
   /// Binds one value to the parameter at `index` (the first is 1).
-  func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
+  package func bind(_ value: SQLValue, at index: Int32) throws(SQLiteError) {
     let code = call(.bind) {
       switch value {
       case .integer(let number): return sqlite3_bind_int64(handle, index, number)
@@ -82,7 +82,7 @@ final class Statement {
   }
 
   /// Steps once: `true` when a row is available, `false` when the statement is done.
-  func step() throws(SQLiteError) -> Bool {
+  package func step() throws(SQLiteError) -> Bool {
     let code = call(.step) { sqlite3_step(handle) }
     switch code {
     case SQLITE_ROW: return true
@@ -92,16 +92,20 @@ final class Statement {
   }
 
   /// Whether the column of the current row is NULL.
-  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  package func isNull(_ column: Int32) -> Bool {
+    sqlite3_column_type(handle, column) == SQLITE_NULL
+  }
 
   /// The column as an integer (0 for NULL).
-  func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
   /// The column as an `Int` (0 for NULL).
-  func int(_ column: Int32) -> Int { Int(truncatingIfNeeded: sqlite3_column_int64(handle, column)) }
+  package func int(_ column: Int32) -> Int {
+    Int(truncatingIfNeeded: sqlite3_column_int64(handle, column))
+  }
 
   /// The column as text, or `nil` for NULL.
-  func text(_ column: Int32) -> String? {
+  package func text(_ column: Int32) -> String? {
     guard let pointer = sqlite3_column_text(handle, column) else { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -109,14 +113,14 @@ final class Statement {
 
   /// The column's text (or a value converted to text) as bytes, valid until the statement steps
   /// or resets; `nil` for NULL.
-  func textBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+  package func textBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
     guard let pointer = sqlite3_column_text(handle, column) else { return nil }
     return UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column)))
   }
 
   /// The column's bytes, valid until the statement steps or resets; `nil` for NULL (an empty
   /// buffer for an empty blob).
-  func blobBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
+  package func blobBytes(_ column: Int32) -> UnsafeRawBufferPointer? {
     if isNull(column) { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))
     guard count > 0, let pointer = sqlite3_column_blob(handle, column) else {
@@ -126,7 +130,7 @@ final class Statement {
   }
 
   /// The column as bytes, or `nil` for NULL.
-  func blob(_ column: Int32) -> Data? {
+  package func blob(_ column: Int32) -> Data? {
     if isNull(column) { return nil }
     let count = Int(sqlite3_column_bytes(handle, column))
     guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }

@@ -2,11 +2,11 @@
 ///
 /// Migrations are applied in order, each in its own `BEGIN IMMEDIATE` transaction that also records
 /// it in `waypoint_migration`. A shipped migration is never edited; a test pins their contents.
-struct SchemaMigration: Sendable, Hashable {
+package struct SchemaMigration: Sendable, Hashable {
   /// The number at the start of the file name (`0001_initial.sql` is version 1).
-  var version: Int
+  package var version: Int
   /// The file name without `.sql`.
-  var name: String
+  package var name: String
   /// The file's SQL.
-  var sql: String
+  package var sql: String
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Brings a store's schema up to date from the embedded `Migrations/`.
-enum SchemaMigrator {
+package enum SchemaMigrator {
   /// `PRAGMA application_id` of every Waypoint store: the ASCII bytes `Wayp`.
-  static let applicationID: Int32 = 0x5761_7970
+  package static let applicationID: Int32 = 0x5761_7970
 
   /// The bookkeeping table, created with the first migration.
-  static let bookkeepingSQL = """
+  package static let bookkeepingSQL = """
     CREATE TABLE IF NOT EXISTS waypoint_migration (
       version INTEGER PRIMARY KEY,
       name TEXT NOT NULL,
@@ -15,7 +15,7 @@ enum SchemaMigrator {
     """
 
   /// The newest schema version applied to the file, 0 for a new file.
-  static func appliedVersion(_ db: Database) throws(SQLiteError) -> Int {
+  package static func appliedVersion(_ db: Database) throws(SQLiteError) -> Int {
     let hasTable = try db.scalar(
       "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'waypoint_migration'"
     ) { _ in true }
@@ -24,7 +24,7 @@ enum SchemaMigrator {
   }
 
   /// What the file is, judged from its header and schema before anything is written.
-  enum Identity: Equatable {
+  package enum Identity: Equatable {
     /// An empty database: a new store.
     case empty
     /// A Waypoint store at this schema version.
@@ -33,7 +33,7 @@ enum SchemaMigrator {
     case foreign
   }
 
-  static func identify(_ db: Database) throws(SQLiteError) -> Identity {
+  package static func identify(_ db: Database) throws(SQLiteError) -> Identity {
     let id = try db.scalar("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64()) } ?? 0
     if id == applicationID { return .waypoint(version: try appliedVersion(db)) }
     guard id == 0 else { return .foreign }
@@ -47,7 +47,9 @@ enum SchemaMigrator {
   ///
   /// - Returns: the schema version after migrating.
   /// - Throws: ``SQLiteError`` from SQLite; the caller checks for a newer schema before calling.
-  static func migrate(_ db: Database, migrations: [SchemaMigration]) throws(SQLiteError) -> Int {
+  package static func migrate(_ db: Database, migrations: [SchemaMigration]) throws(SQLiteError)
+    -> Int
+  {
     var version = 0
     for migration in migrations {
       version = try db.transaction { () throws(SQLiteError) -> Int in

@@ -12,13 +12,13 @@ extension Database {
   /// (``/Waypoint/StoredForm``): `waypoint_expanded_document(document, limit)` gives the document
   /// with every left-out tag put back, or its argument as it is when there is nothing to expand,
   /// when it is not JSON, or when it would be over `limit` bytes once expanded.
-  static let expandedDocumentFunction = "waypoint_expanded_document"
+  package static let expandedDocumentFunction = "waypoint_expanded_document"
 
   /// Registers ``expandedDocumentFunction`` on the connection: migration 6 calls it, and reads of
   /// a schema-5 store opened read-only. Deterministic, and callable only from top-level SQL
   /// (`SQLITE_DIRECTONLY`), never from a file's schema. The corresponding C function is
   /// `sqlite3_create_function_v2`.
-  func registerFunctions() throws(SQLiteError) {
+  package func registerFunctions() throws(SQLiteError) {
     guard let handle else {
       throw SQLiteError(code: .misuse, message: "connection closed", sql: nil)
     }

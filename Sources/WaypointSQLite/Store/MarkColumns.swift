@@ -7,45 +7,45 @@
 /// columns of `snapshot`, and reads take it from there. Writes only ever see schema 3 or later
 /// (opening read-write migrates first). Likewise a store of schema 5 opened read-only may hold
 /// documents in that schema's stored form (``/Waypoint/StoredForm``), expanded as they are read.
-struct MarkColumns: Sendable {
+package struct MarkColumns: Sendable {
   /// Whether the marks are in `snapshot_mark` (schema 3 and later).
-  let separate: Bool
+  package let separate: Bool
   /// Whether each count records the threshold it is counted against (schema 4 and later).
-  let recordsThreshold: Bool
+  package let recordsThreshold: Bool
   /// Whether documents may be kept in their stored form, with their length as JSON recorded
   /// apart (schema 5 only: migration 6 expanded them).
-  let storedForm: Bool
+  package let storedForm: Bool
 
-  init(schemaVersion: Int) {
+  package init(schemaVersion: Int) {
     separate = schemaVersion >= 3
     recordsThreshold = schemaVersion >= 4
     storedForm = schemaVersion == 5
   }
 
   /// What follows `FROM snapshot s`: the marks joined as `m`, or nothing.
-  var join: String { separate ? " LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id" : "" }
+  package var join: String { separate ? " LEFT JOIN snapshot_mark m ON m.snapshot_id = s.id" : "" }
 
   /// The quarantine kind of the snapshot `s` (NULL when none).
-  var quarantine: String { separate ? "m.quarantine" : "s.quarantine" }
+  package var quarantine: String { separate ? "m.quarantine" : "s.quarantine" }
 
   /// The unconfirmed-restore count of the snapshot `s` (0 when none).
-  var unconfirmedRestores: String {
+  package var unconfirmedRestores: String {
     separate ? "coalesce(m.unconfirmed_restores, 0)" : "s.unconfirmed_restores"
   }
 
   /// The crash-loop threshold recorded with the count of `s` (NULL when none).
-  var crashLoopThreshold: String { recordsThreshold ? "m.crash_loop_threshold" : "NULL" }
+  package var crashLoopThreshold: String { recordsThreshold ? "m.crash_loop_threshold" : "NULL" }
 
   /// The mark columns of `s`, in the order ``SnapshotStore/info(_:)`` reads them: quarantine, its
   /// detail, its time, the unconfirmed-restore count, the threshold recorded with it.
-  var columns: String {
+  package var columns: String {
     let table = separate ? "m" : "s"
     return "\(quarantine), \(table).quarantine_detail, \(table).quarantined_at, "
       + "\(unconfirmedRestores), \(crashLoopThreshold)"
   }
 
   /// The number of quarantined snapshots of the scene of `s` (a correlated subquery).
-  var quarantinedInScene: String {
+  package var quarantinedInScene: String {
     separate
       ? "(SELECT count(*) FROM snapshot_mark WHERE scene_id = s.scene_id AND quarantine IS NOT NULL)"
       : "(SELECT count(quarantine) FROM snapshot WHERE scene_id = s.scene_id)"
@@ -54,7 +54,7 @@ struct MarkColumns: Sendable {
   /// The length of the snapshot `s`'s document as JSON. In schema 5's stored form, its
   /// recorded `document_length`, never less than the stored bytes (a value a file holds below
   /// them, or NULL, gives way to `length(document)`).
-  var documentLength: String {
+  package var documentLength: String {
     storedForm
       ? "max(coalesce(s.document_length, 0), length(s.document))" : "length(s.document)"
   }
@@ -63,7 +63,7 @@ struct MarkColumns: Sendable {
   /// or `?`), NULL otherwise, so that a planted oversized document is never loaded. In schema
   /// 5's stored form, expanded as it is read (the same limit applies to the expanded document;
   /// a document that would be over it is left unexpanded, and reads as unreadable).
-  func document(within limit: String) -> String {
+  package func document(within limit: String) -> String {
     storedForm
       ? "CASE WHEN length(s.document) <= \(limit) THEN "
         + "\(Database.expandedDocumentFunction)(s.document, \(limit)) END"
@@ -71,7 +71,7 @@ struct MarkColumns: Sendable {
   }
 
   /// The number of quarantined snapshots of the whole store.
-  var quarantinedInStore: String {
+  package var quarantinedInStore: String {
     separate
       ? "(SELECT count(*) FROM snapshot_mark WHERE quarantine IS NOT NULL)"
       : "(SELECT count(quarantine) FROM snapshot)"

@@ -16,4 +16,12 @@ public struct Quarantine: Hashable, Sendable {
   public var detail: String
   /// When the snapshot was quarantined.
   public var since: Date
+
+  /// Creates a quarantine mark (tools that import or salvage snapshots with their marks). `since`
+  /// is stored in whole seconds.
+  package init(_ kind: Kind, detail: String, since: Date) {
+    self.kind = kind
+    self.detail = detail
+    self.since = since
+  }
 }

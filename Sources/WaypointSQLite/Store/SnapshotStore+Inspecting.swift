@@ -3,20 +3,20 @@ import Waypoint
 
 extension SnapshotStore {
   /// Where this store keeps its restore bookkeeping (see ``MarkColumns``).
-  var marks: MarkColumns { MarkColumns(schemaVersion: schemaVersion) }
+  package var marks: MarkColumns { MarkColumns(schemaVersion: schemaVersion) }
 
   /// The columns ``info(_:)`` reads, in its order, of the snapshot `s`: use them with
   /// `FROM snapshot s` followed by `marks.join`.
-  var infoColumns: String { Self.infoColumns(marks) }
+  package var infoColumns: String { Self.infoColumns(marks) }
 
   /// The columns ``info(_:)`` reads, with the marks where `marks` says they are.
-  static func infoColumns(_ marks: MarkColumns) -> String {
+  package static func infoColumns(_ marks: MarkColumns) -> String {
     "s.id, s.scene_id, s.saved_at, s.format, s.route_schema_version, s.app_build, "
       + "\(marks.documentLength), \(marks.columns)"
   }
 
   /// Reads the columns of ``infoColumns`` (the mark columns in ``MarkColumns/columns``'s order).
-  static func info(_ row: inout Row) -> SnapshotInfo {
+  package static func info(_ row: inout Row) -> SnapshotInfo {
     let id = row.int64()
     let scene = row.text() ?? ""
     let savedAt = StoredTime.date(row.int64())
@@ -34,7 +34,7 @@ extension SnapshotStore {
       id: id, scene: scene, savedAt: savedAt, formatVersion: formatVersion,
       routeSchemaVersion: routeSchemaVersion, appBuild: appBuild, byteCount: byteCount,
       quarantine: quarantineKind.map {
-        Quarantine(kind: $0, detail: quarantineDetail, since: quarantinedAt)
+        Quarantine($0, detail: quarantineDetail, since: quarantinedAt)
       },
       unconfirmedRestores: unconfirmedRestores, crashLoopThreshold: crashLoopThreshold)
   }
@@ -43,7 +43,7 @@ extension SnapshotStore {
   /// ``MarkColumns/document(within:)`` reads it (`limit` being `limits.maxDocumentBytes`): a
   /// document over the limit comes as ``StoredSnapshot/Document/tooLarge(byteCount:limit:)``,
   /// any other as its JSON.
-  static func storedSnapshot(_ row: inout Row, limits: InputLimits) -> StoredSnapshot {
+  package static func storedSnapshot(_ row: inout Row, limits: InputLimits) -> StoredSnapshot {
     let info = info(&row)
     let limit = limits.maxDocumentBytes
     guard let bytes = row.blob(), info.byteCount <= limit else {

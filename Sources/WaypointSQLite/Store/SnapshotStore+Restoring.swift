@@ -140,12 +140,12 @@ extension SnapshotStore {
   }
 
   /// The longest a restore waits for the write lock to record its bookkeeping.
-  static let bookkeepingTimeout: Duration = .milliseconds(500)
+  package static let bookkeepingTimeout: Duration = .milliseconds(500)
 
   private struct Candidate {
-    var id: Int64
-    var quarantine: Quarantine.Kind?
-    var unconfirmed: Int
+    package var id: Int64
+    package var quarantine: Quarantine.Kind?
+    package var unconfirmed: Int
   }
 
   private static func candidates(_ scene: String, _ marks: MarkColumns, _ db: Database)

@@ -71,7 +71,7 @@ extension SnapshotStore {
   /// The document a save writes, with where its save time lies, after the checks that need no
   /// file: the scene id, the snapshot's own check, the size limit. Saves and imports both go
   /// through it.
-  static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
+  package static func document(of snapshot: SceneSnapshot, scene: String, limits: InputLimits)
     throws(StoreError) -> EncodedSnapshot
   {
     if let reason = SceneID.problem(with: scene) {
@@ -178,7 +178,7 @@ extension SnapshotStore {
 
   /// Inserts the row of a snapshot whose document and metadata are given, and returns its id.
   /// Saves and imports both insert through it.
-  static func insert(
+  package static func insert(
     _ document: Data, metadata: SnapshotMetadata, scene: String, _ db: Database
   ) throws(SQLiteError) -> Int64 {
     try db.run(
@@ -224,17 +224,17 @@ extension SnapshotStore {
 }
 
 /// A snapshot's document as a save writes it, with where its save time lies.
-struct EncodedSnapshot {
+package struct EncodedSnapshot {
   /// The document (``/Waypoint/SceneSnapshot/encoded()``).
-  var bytes: Data
+  package var bytes: Data
   /// Where the 20 bytes `YYYY-MM-DDTHH:MM:SSZ` of its `savedAt` lie.
-  var savedAt: Range<Int>
+  package var savedAt: Range<Int>
   /// The metadata the document holds.
-  var metadata: SnapshotMetadata
+  package var metadata: SnapshotMetadata
 
   /// Whether `stored` is this document but for its save time: the same length, the same bytes
   /// outside ``savedAt``, and a date of the same form inside it.
-  func equalsButForSaveTime(_ stored: Data) -> Bool {
+  package func equalsButForSaveTime(_ stored: Data) -> Bool {
     guard bytes.count == stored.count, savedAt.count == 20, savedAt.upperBound <= bytes.count
     else { return false }
     return bytes.withUnsafeBytes { new in

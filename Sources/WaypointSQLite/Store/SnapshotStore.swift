@@ -87,7 +87,7 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// Opens with a chosen migration list and fault injector (tests).
-  init(
+  package init(
     path: String,
     configuration: StoreConfiguration,
     access: Access,
@@ -134,7 +134,7 @@ public final class SnapshotStore: @unchecked Sendable {
   /// Whether a read-only open that SQLite refused (it cannot create the `-shm` index in a folder
   /// the user cannot write) may read the file as immutable: only when no `-wal` file stands
   /// beside it, so that every commit is in the file itself.
-  static func immutableReadable(_ path: String) -> Bool {
+  package static func immutableReadable(_ path: String) -> Bool {
     let target = StoreFile.target(of: path)
     return !FileManager.default.fileExists(atPath: target + "-wal")
       && !FileManager.default.fileExists(atPath: target + "-journal")
@@ -258,7 +258,7 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// SQLite's `PRAGMA quick_check(1)`: `nil` when it answers `ok`, its first finding otherwise.
-  static func quickCheck(_ db: Database) throws(SQLiteError) -> String? {
+  package static func quickCheck(_ db: Database) throws(SQLiteError) -> String? {
     let check = try db.scalar("PRAGMA quick_check(1)") { $0.text() } ?? nil
     return check == "ok" ? nil : check ?? "integrity check failed"
   }
@@ -293,7 +293,7 @@ public final class SnapshotStore: @unchecked Sendable {
   ///
   /// - Throws: ``StoreError/Code/busy`` when it is still being created at the deadline;
   ///   ``StoreError/Code/notAWaypointStore`` for an empty file nobody is working on.
-  static func waitWhileInitialized(_ db: Database, path: String, timeout: Duration)
+  package static func waitWhileInitialized(_ db: Database, path: String, timeout: Duration)
     throws
   {
     let clock = ContinuousClock()
@@ -322,7 +322,8 @@ public final class SnapshotStore: @unchecked Sendable {
   /// - Throws: the error of reopening the path when the connection is closed (the file was moved
   ///   away and nothing can be opened at the path now), or `body`'s errors as ``StoreError``.
   @discardableResult
-  func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func withDatabase<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T
+  {
     lock.lock()
     defer { lock.unlock() }
     return try withLockedDatabase(body)
@@ -372,7 +373,7 @@ public final class SnapshotStore: @unchecked Sendable {
   ///     emptied.
   ///   - body: The transaction's work.
   @discardableResult
-  func write<T>(
+  package func write<T>(
     busyTimeout: Duration? = nil, scene: String? = nil,
     _ body: (Database) throws(SQLiteError) -> T
   ) throws(StoreError) -> T {
@@ -391,7 +392,9 @@ public final class SnapshotStore: @unchecked Sendable {
   /// or rolled back.
   ///
   /// - Returns: how the transaction ended.
-  func write(completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion)
+  package func write(
+    completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion
+  )
     throws(StoreError) -> Database.TransactionCompletion
   {
     try withWritableDatabase { db throws(SQLiteError) in
@@ -406,7 +409,7 @@ public final class SnapshotStore: @unchecked Sendable {
   /// - Throws: ``StoreError/Code/readOnly`` for a store opened read-only,
   ///   ``StoreError/Code/replaced`` or ``StoreError/Code/cannotOpen`` when the file is no longer
   ///   at the path (`body` does not run), and `body`'s errors as ``withDatabase(_:)`` maps them.
-  func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
+  package func withWritableDatabase<T>(_ body: (Database) throws(SQLiteError) -> T)
     throws(StoreError) -> T
   {
     lock.lock()
@@ -474,7 +477,7 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// Runs `body` in a read transaction, so that it sees one consistent state of the file.
   @discardableResult
-  func read<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func read<T>(_ body: (Database) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try withDatabase { db throws(SQLiteError) in
       try db.transaction(immediate: false) { () throws(SQLiteError) in try body(db) }
     }
@@ -482,7 +485,7 @@ public final class SnapshotStore: @unchecked Sendable {
 
   #if DEBUG
     /// Replaces the fault injector of the open connection (tests).
-    func injectFaults(_ faults: FaultInjector?) {
+    package func injectFaults(_ faults: FaultInjector?) {
       lock.lock()
       defer { lock.unlock() }
       database.faults = faults

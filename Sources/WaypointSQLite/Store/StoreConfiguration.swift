@@ -107,7 +107,7 @@ public struct StoreConfiguration: Hashable, Sendable {
     case randomly(oneIn: Int)
 
     /// Whether this open runs the check.
-    func runsOnOpen() -> Bool {
+    package func runsOnOpen() -> Bool {
       switch self {
       case .never, .afterErrors: false
       case .onOpen: true
@@ -116,9 +116,9 @@ public struct StoreConfiguration: Hashable, Sendable {
     }
   }
 
-  var busyTimeoutMilliseconds: Int32 { Self.milliseconds(busyTimeout) }
+  package var busyTimeoutMilliseconds: Int32 { Self.milliseconds(busyTimeout) }
 
-  static func milliseconds(_ duration: Duration) -> Int32 {
+  package static func milliseconds(_ duration: Duration) -> Int32 {
     let (seconds, attoseconds) = duration.components
     let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
     guard !milliseconds.overflow else { return seconds < 0 ? 0 : .max }

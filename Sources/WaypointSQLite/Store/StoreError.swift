@@ -78,7 +78,7 @@ public struct StoreError: Error, Sendable {
   /// ``SQLiteError`` for failures SQLite reported.
   public var underlying: (any Error & Sendable)?
 
-  init(
+  package init(
     _ code: Code, path: String?, _ message: String, detail: String? = nil,
     underlying: (any Error & Sendable)? = nil
   ) {
@@ -91,45 +91,45 @@ public struct StoreError: Error, Sendable {
 }
 
 extension StoreError {
-  static func cannotOpen(path: String, detail: String) -> Self {
+  package static func cannotOpen(path: String, detail: String) -> Self {
     Self(.cannotOpen, path: path, "cannot open: \(detail)", detail: detail)
   }
 
-  static func notAWaypointStore(path: String) -> Self {
+  package static func notAWaypointStore(path: String) -> Self {
     Self(.notAWaypointStore, path: path, "not a Waypoint store")
   }
 
-  static func newerSchema(path: String, found: Int, supported: Int) -> Self {
+  package static func newerSchema(path: String, found: Int, supported: Int) -> Self {
     Self(
       .newerSchema, path: path,
       "store schema \(found) is newer than this build supports (\(supported)); left unchanged")
   }
 
-  static func corrupt(path: String, detail: String) -> Self {
+  package static func corrupt(path: String, detail: String) -> Self {
     Self(.corrupt, path: path, "corrupt store: \(detail)", detail: detail)
   }
 
-  static func busy(path: String) -> Self {
+  package static func busy(path: String) -> Self {
     Self(.busy, path: path, "store is busy (locked by another connection); try again")
   }
 
-  static func diskFull(path: String) -> Self {
+  package static func diskFull(path: String) -> Self {
     Self(.diskFull, path: path, "disk full; nothing was written")
   }
 
-  static func readOnly(path: String, detail: String) -> Self {
+  package static func readOnly(path: String, detail: String) -> Self {
     Self(.readOnly, path: path, "read-only: \(detail)", detail: detail)
   }
 
-  static func ioError(path: String, detail: String) -> Self {
+  package static func ioError(path: String, detail: String) -> Self {
     Self(.ioError, path: path, "I/O error: \(detail)", detail: detail)
   }
 
-  static func invalidSnapshot(_ error: SnapshotFormatError) -> Self {
+  package static func invalidSnapshot(_ error: SnapshotFormatError) -> Self {
     Self(.invalidSnapshot, path: nil, "snapshot cannot be stored: \(error)", underlying: error)
   }
 
-  static func invalidSceneID(_ scene: String, reason: String) -> Self {
+  package static func invalidSceneID(_ scene: String, reason: String) -> Self {
     var error = Self(.invalidSceneID, path: nil, "invalid scene id: \(reason)", detail: reason)
     error.scene = scene
     return error
@@ -142,7 +142,7 @@ extension StoreError {
     return error
   }
 
-  static func replaced(path: String) -> Self {
+  package static func replaced(path: String) -> Self {
     Self(
       .replaced, path: path,
       "the store file was deleted or replaced while open; nothing was written, and the "
@@ -151,7 +151,7 @@ extension StoreError {
 
   /// This error, thrown by reopening a store's path after the file the store had open moved away,
   /// with that said first: nothing was written, and the path cannot be opened now.
-  func movedAway() -> Self {
+  package func movedAway() -> Self {
     var error = self
     error.message =
       "the store file was moved or deleted while open, and the path cannot be opened now ("
@@ -159,12 +159,12 @@ extension StoreError {
     return error
   }
 
-  static func sqlite(path: String, _ error: SQLiteError) -> Self {
+  package static func sqlite(path: String, _ error: SQLiteError) -> Self {
     Self(.sqlite, path: path, "\(error)", underlying: error)
   }
 
   /// Maps a SQLite failure to the cause it names.
-  init(_ error: SQLiteError, path: String) {
+  package init(_ error: SQLiteError, path: String) {
     switch error.code {
     case .busy, .locked: self = .busy(path: path)
     case .full: self = .diskFull(path: path)
@@ -181,7 +181,7 @@ extension StoreError {
 extension StoreError {
   /// The error of a failed open: a store error as it is, a SQLite failure by its cause, anything
   /// else as ``Code/cannotOpen``.
-  init(opening error: any Error, path: String) {
+  package init(opening error: any Error, path: String) {
     switch error {
     case let error as StoreError: self = error
     case let error as SQLiteError: self.init(error, path: path)

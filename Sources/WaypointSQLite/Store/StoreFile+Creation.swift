@@ -9,12 +9,12 @@ import Foundation
 /// Files that appear at their name only when complete: new stores and backups.
 extension StoreFile {
   /// A file's device and inode: the same file, whatever its name.
-  struct Identity: Hashable {
-    var device: UInt64
-    var inode: UInt64
+  package struct Identity: Hashable {
+    package var device: UInt64
+    package var inode: UInt64
 
     /// The identity of the file at `path` (links followed), `nil` when there is none.
-    init?(of path: String) {
+    package init?(of path: String) {
       var info = stat()
       guard stat(path, &info) == 0 else { return nil }
       device = UInt64(truncatingIfNeeded: info.st_dev)
@@ -23,7 +23,7 @@ extension StoreFile {
   }
 
   /// Throws when anything stands at `path`, a symbolic link included (`lstat`, never followed).
-  static func refuseExisting(_ path: String) throws(StoreError) {
+  package static func refuseExisting(_ path: String) throws(StoreError) {
     var info = stat()
     guard lstat(path, &info) != 0 else {
       throw .cannotOpen(path: path, detail: "a file already stands where the backup should go")
@@ -31,7 +31,7 @@ extension StoreFile {
   }
 
   /// Creates a folder only its owner can enter, beside `path`: `.<name>.<label>-XXXXXX`.
-  static func privateFolder(beside path: String, label: String, doing what: String)
+  package static func privateFolder(beside path: String, label: String, doing what: String)
     throws(StoreError) -> String
   {
     let url = URL(fileURLWithPath: path)
@@ -48,7 +48,7 @@ extension StoreFile {
   }
 
   /// Removes a private folder and what SQLite left in it (the partial copy, its journal).
-  static func removePrivateFolder(_ folder: String) {
+  package static func removePrivateFolder(_ folder: String) {
     if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
       for name in names { unlink(folder + "/" + name) }
     }
@@ -57,14 +57,14 @@ extension StoreFile {
 
   /// Creates an empty file with permissions 0600, failing when anything stands at `path` and never
   /// following a symbolic link (`O_CREAT | O_EXCL | O_NOFOLLOW`).
-  static func createExclusive(_ path: String) throws(StoreError) {
+  package static func createExclusive(_ path: String) throws(StoreError) {
     let descriptor = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw error(errno, path: path, doing: "create the file") }
     close(descriptor)
   }
 
   /// Flushes a file's contents to the disk (`fsync`); `what` names the file in an error.
-  static func flush(_ path: String, what: String = "the copy") throws(StoreError) {
+  package static func flush(_ path: String, what: String = "the copy") throws(StoreError) {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard descriptor >= 0 else { throw error(errno, path: path, doing: "flush \(what)") }
     defer { close(descriptor) }
@@ -73,7 +73,7 @@ extension StoreFile {
 
   /// Gives a complete file its final name with `link(2)`: never follows a link at `path`, never
   /// replaces anything there. Returns `false` when something already stands at `path`.
-  static func linkIntoPlace(_ source: String, at path: String) throws(StoreError) -> Bool {
+  package static func linkIntoPlace(_ source: String, at path: String) throws(StoreError) -> Bool {
     guard link(source, path) == 0 else {
       let code = errno
       if code == EEXIST { return false }
@@ -87,7 +87,7 @@ extension StoreFile {
   /// or half-created store at `path`, and a store that cannot be created (disk full) leaves no
   /// file there. Does nothing when anything stands at `path` (a file, a link, a folder: opening
   /// deals with it), or when another process links its new store first.
-  static func createInitialized(
+  package static func createInitialized(
     _ path: String, _ initialize: (String) throws(StoreError) -> Void
   ) throws(StoreError) {
     // Through a symbolic link (a store moved aside from behind one), the store is created where
@@ -107,7 +107,7 @@ extension StoreFile {
 
   /// Where `path` leads when it is a symbolic link (followed up to 16 times; relative links are
   /// read from the link's folder), or `path` itself. The target need not exist.
-  static func target(of path: String) -> String {
+  package static func target(of path: String) -> String {
     var current = path
     for _ in 0..<16 {
       var info = stat()
@@ -126,7 +126,7 @@ extension StoreFile {
   }
 
   /// The store error for a failed system call.
-  static func error(_ code: Int32, path: String, doing what: String) -> StoreError {
+  package static func error(_ code: Int32, path: String, doing what: String) -> StoreError {
     let detail = "cannot \(what): \(String(cString: strerror(code)))"
     switch code {
     case ENOSPC: return .diskFull(path: path)

@@ -14,7 +14,7 @@ extension StoreFile {
   ///
   /// Looks with `stat` only: opening and closing a descriptor of a file that SQLite has open would
   /// release the POSIX locks the process's connections hold on it.
-  static func truncation(of path: String, pages: Int64, pageSize: Int64) -> String? {
+  package static func truncation(of path: String, pages: Int64, pageSize: Int64) -> String? {
     let target = target(of: path)
     var info = stat()
     // A WAL header is 32 bytes; anything more holds frames.

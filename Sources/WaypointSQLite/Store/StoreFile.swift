@@ -7,10 +7,10 @@ import Foundation
 #endif
 
 /// File-system steps around a store file that SQLite does not take itself.
-enum StoreFile {
+package enum StoreFile {
   /// Checks the path before SQLite sees it, and creates a missing file with permissions 0600 (routes
   /// can hold personal ids; SQLite gives the `-wal` and `-shm` files the same permissions).
-  static func prepare(_ path: String, create: Bool) throws(StoreError) {
+  package static func prepare(_ path: String, create: Bool) throws(StoreError) {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
       guard !isDirectory.boolValue else {
@@ -38,7 +38,7 @@ enum StoreFile {
   /// deleting anything, and returns the new path of the main file. Through a symbolic link, the
   /// file it leads to is moved (beside itself) and the link is kept, so that the fresh store is
   /// created where the link leads.
-  static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
+  package static func moveAside(_ path: String, now: Date = Date()) throws(StoreError) -> String {
     let path = target(of: path)
     let target = freePath(beside: path, label: "corrupt", now: now)
     for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
@@ -53,7 +53,7 @@ enum StoreFile {
 
   /// A path next to `path` that no file takes: `<path>.<label>-<UTC time>` (`YYYYMMDDTHHMMSSZ`),
   /// with `-2`, `-3`, … added when taken. Used for files moved aside and for backups.
-  static func freePath(beside path: String, label: String, now: Date) -> String {
+  package static func freePath(beside path: String, label: String, now: Date) -> String {
     let stamp = ISO8601DateFormatter.string(
       from: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
       formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])

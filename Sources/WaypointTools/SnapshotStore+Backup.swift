@@ -1,4 +1,6 @@
 import Foundation
+import Waypoint
+import WaypointSQLite
 
 extension SnapshotStore {
   /// Writes a consistent copy of the whole store to a new file at `path` (`VACUUM INTO`), with

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointSQLite
 
 /// What ``SnapshotStore/salvage(path:configuration:_:)`` could not read from a damaged store.
 package struct SalvageReport: Hashable, Sendable {
@@ -137,7 +138,7 @@ private struct Salvage {
       [.integer(stored.info.id)]
     ) { row in
       row.text().flatMap(Quarantine.Kind.init(rawValue:)).map { kind in
-        Quarantine(kind: kind, detail: row.text() ?? "", since: StoredTime.date(row.int64()))
+        Quarantine(kind, detail: row.text() ?? "", since: StoredTime.date(row.int64()))
       }
     }
     if let quarantine = mark ?? nil { stored.info.quarantine = quarantine }

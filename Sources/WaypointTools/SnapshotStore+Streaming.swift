@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointSQLite
 
 extension SnapshotStore {
   /// Calls `body` with every stored snapshot, oldest id first, one at a time, in one read

@@ -1,15 +1,6 @@
 import Foundation
 import Waypoint
-
-extension Quarantine {
-  /// Creates a quarantine mark, for snapshots inserted with
-  /// ``SnapshotImporter/insert(_:scene:quarantine:)``. `since` is stored in whole seconds.
-  package init(_ kind: Kind, detail: String, since: Date) {
-    self.kind = kind
-    self.detail = detail
-    self.since = since
-  }
-}
+import WaypointSQLite
 
 /// Inserts snapshots as they are, inside the one transaction of
 /// ``SnapshotStore/importSnapshots(_:)``. Valid only inside that call.

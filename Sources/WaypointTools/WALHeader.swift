@@ -1,4 +1,6 @@
 import Foundation
+import Waypoint
+import WaypointSQLite
 
 /// The 32-byte header of a SQLite `-wal` file, checked the way SQLite checks it when it opens the
 /// WAL (see sqlite.org/fileformat2.html#walformat): magic, version and the header's checksum.

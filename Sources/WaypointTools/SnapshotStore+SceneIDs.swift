@@ -1,4 +1,6 @@
 import Foundation
+import Waypoint
+import WaypointSQLite
 
 extension SnapshotStore {
   /// Calls `body` with the id of every scene that has snapshots, in the store's order of ids
