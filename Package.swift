@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "Waypoint", targets: ["Waypoint"]),
     .library(name: "WaypointSQLite", targets: ["WaypointSQLite"]),
+    .library(name: "WaypointManifest", targets: ["WaypointManifest"]),
     .library(name: "WaypointTesting", targets: ["WaypointTesting"]),
     .library(name: "WaypointNavigation", targets: ["WaypointNavigation"]),
     .executable(name: "waypoint", targets: ["WaypointCLI"]),
@@ -23,6 +24,10 @@ let package = Package(
     // sqlite3_db_config is variadic: Swift calls it through this one C function.
     .target(name: "CSQLiteConfig"),
     .target(name: "Waypoint"),
+    // Route manifests: the routes' shapes (probed from the types and their examples), the offline
+    // prediction of a restore, repair plans and the comparison of two manifests. For tools and
+    // test suites: no app needs to link it.
+    .target(name: "WaypointManifest", dependencies: ["Waypoint"]),
     .target(
       name: "WaypointSQLite",
       dependencies: [
@@ -43,14 +48,16 @@ let package = Package(
       ]),
     // The test kit: fixtures, frozen releases, relaunches against a real store (WaypointSQLite),
     // reporting to Swift Testing and XCTest from the toolchain.
-    .target(name: "WaypointTesting", dependencies: ["Waypoint", "WaypointSQLite"]),
+    .target(
+      name: "WaypointTesting", dependencies: ["Waypoint", "WaypointSQLite", "WaypointManifest"]),
     // The navigator: an observable router that restores and saves itself (Foundation and
     // Observation only; the SwiftUI glue compiles where SwiftUI exists).
     .target(name: "WaypointNavigation", dependencies: ["Waypoint", "WaypointSQLite"]),
     .executableTarget(
       name: "WaypointCLI",
       dependencies: [
-        "Waypoint", "WaypointSQLite", "WaypointNavigation", "WaypointTools", "ExampleShop",
+        "Waypoint", "WaypointManifest", "WaypointSQLite", "WaypointNavigation", "WaypointTools",
+        "ExampleShop",
       ]),
     // The example shop in three releases whose route types changed, which Waypoint's own tests
     // protect with WaypointTesting (Tests/ExampleShopTests). Not a product.
@@ -68,19 +75,21 @@ let package = Package(
     .executableTarget(
       name: "WaypointBenchmarks",
       dependencies: [
-        "Waypoint", "WaypointSQLite", "WaypointNavigation", "WaypointTools",
+        "Waypoint", "WaypointManifest", "WaypointSQLite", "WaypointNavigation", "WaypointTools",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ]
     ),
-    .testTarget(name: "WaypointTests", dependencies: ["Waypoint"]),
+    .testTarget(name: "WaypointTests", dependencies: ["Waypoint", "WaypointManifest"]),
     .testTarget(
       name: "WaypointSQLiteTests",
       dependencies: ["WaypointSQLite", "WaypointTools", "WaypointTestHelper"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointTestingTests",
-      dependencies: ["WaypointTesting", "Waypoint", "WaypointSQLite", "ExampleShop"],
+      dependencies: [
+        "WaypointTesting", "Waypoint", "WaypointManifest", "WaypointSQLite", "ExampleShop",
+      ],
       // The frozen release that Docs/Testing.md's code records, read by path.
       exclude: ["Fixtures"]),
     .testTarget(
@@ -95,8 +104,8 @@ let package = Package(
       name: "WaypointCLITests",
       dependencies: [
         // WaypointTesting proves the release folders that `fixtures record` writes.
-        "WaypointCLI", "Waypoint", "WaypointSQLite", "WaypointTools", "WaypointTesting",
-        "ExampleShop",
+        "WaypointCLI", "Waypoint", "WaypointManifest", "WaypointSQLite", "WaypointTools",
+        "WaypointTesting", "ExampleShop",
         .target(
           name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd])),
       ],

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 /// How big and how long a run is.

@@ -13,6 +13,7 @@
 //     navigator STORE | json FILE   one launch of the launch row, to time by hand
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 let arguments = Array(CommandLine.arguments.dropFirst())

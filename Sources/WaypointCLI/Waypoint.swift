@@ -9,7 +9,7 @@ import Foundation
 /// The `waypoint` command-line tool.
 @main
 enum WaypointTool {
-  static let version = "0.1.0"
+  static let version = "0.2.0"
 
   static func main() async {
     let arguments = Array(CommandLine.arguments.dropFirst())

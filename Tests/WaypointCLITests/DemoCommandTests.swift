@@ -2,6 +2,7 @@ import ExampleShop
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 @testable import WaypointCLI
 @testable import WaypointSQLite

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 @testable import WaypointCLI

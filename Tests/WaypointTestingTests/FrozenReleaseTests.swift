@@ -2,6 +2,7 @@ import ExampleShop
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 import WaypointTesting
 
 @Suite("Frozen releases")

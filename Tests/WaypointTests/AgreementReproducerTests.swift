@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Route types of the reproducers of issue 8 §3: each one is a snapshot on which the manifest's
 /// offline verdict and the real restore disagreed.

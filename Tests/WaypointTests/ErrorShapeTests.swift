@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Waypoint
+@testable import WaypointManifest
 
 /// A reason that only an app knows, defined outside the module that declares `DropReason`.
 extension DropReason.Code {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// The Shop routes of `MigrationTests`, registered with examples and without the custom step, so
 /// that a manifest describes everything and offline validation can judge every route.

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 
 /// Damages a valid payload the way schema changes and hand edits do: one mutation at one place
 /// (dropped or renamed keys, changed types, numbers out of range or fractional, renamed cases,

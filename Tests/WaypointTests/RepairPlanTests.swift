@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Waypoint
+@testable import WaypointManifest
 
 @Suite("Repairing a snapshot from a prediction")
 struct RepairPlanTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 @Suite("Route shapes in manifest JSON")
 struct RouteShapeCodingTests {

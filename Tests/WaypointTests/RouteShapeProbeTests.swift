@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 @Suite("The probe describes route types as synthesized Codable writes them")
 struct RouteShapeProbeTests {

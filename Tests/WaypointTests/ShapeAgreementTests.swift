@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Probed shapes judge thousands of damaged payloads exactly as `JSONDecoder` does.
 @Suite("Shape validation agrees with JSONDecoder on generated payloads")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Hand-written shapes checked against `JSONDecoder` on hand-written edge cases. Each case also
 /// states what `JSONDecoder` does, so that a toolchain that changes a rule fails here first.

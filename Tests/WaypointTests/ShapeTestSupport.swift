@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Waypoint
+@testable import WaypointManifest
 
 /// What `JSONDecoder` says about a payload: whether it decodes, and where it failed.
 struct DecoderOutcome: CustomStringConvertible {

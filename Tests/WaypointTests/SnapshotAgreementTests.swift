@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Route types for whole-snapshot agreement: every kind of shape, a struct wrapping a registered
 /// enum (registered without examples), a type only the app can judge, and a tag whose migration

@@ -1,6 +1,6 @@
 /// Renders a `codingPath` the way people read it: `stacks.main[2].tag`, `profile.userId`.
-enum CodingPathDescription {
-  static func dotted(_ path: [any CodingKey]) -> String {
+package enum CodingPathDescription {
+  package static func dotted(_ path: [any CodingKey]) -> String {
     var text = ""
     for key in path {
       if let index = key.intValue {

@@ -5,12 +5,12 @@ import Foundation
 /// Foundation.
 package enum ISO8601Seconds {
   /// The first and last second the format writes: 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
-  static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+  package static let representable: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
   /// `2026-11-29T12:00:00Z` for a date, truncated to whole seconds, in UTC. Never traps: a date
   /// before year 0 or after year 9999 (a stored value near ±2^63 seconds, infinity) is written as
   /// the nearest representable second, and NaN as 1970-01-01T00:00:00Z.
-  static func format(_ date: Date) -> String {
+  package static func format(_ date: Date) -> String {
     let (year, month, day, hour, minute, second) = components(date)
     func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
     var yearText = String(year)
@@ -34,7 +34,7 @@ package enum ISO8601Seconds {
   }
 
   /// Whole seconds of `interval` (rounded down) within ``representable``, without trapping.
-  static func clampedSeconds(_ interval: TimeInterval) -> Int64 {
+  package static func clampedSeconds(_ interval: TimeInterval) -> Int64 {
     guard !interval.isNaN else { return 0 }
     let bounds = representable
     if interval <= Double(bounds.lowerBound) { return bounds.lowerBound }

@@ -32,7 +32,7 @@ public struct InputLimits: Hashable, Sendable {
   /// - Throws: ``SnapshotFormatError/Code/tooLarge``, ``SnapshotFormatError/Code/nestingTooDeep``
   ///   (nested too deep before the text stops being JSON), or
   ///   ``SnapshotFormatError/Code/malformedJSON`` naming the place where it stops being JSON.
-  func check(_ bytes: some Collection<UInt8>, byteLimit: Int) throws(SnapshotFormatError) {
+  package func check(_ bytes: some Collection<UInt8>, byteLimit: Int) throws(SnapshotFormatError) {
     try JSONStructure.check(bytes, byteLimit: byteLimit, maxDepth: maxNestingDepth)
   }
 }

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The bytes go into one buffer the writer owns, grown by doubling, with runs of plain text copied
 /// at once: an array of bytes appended to piece by piece cost more than the rest of a save.
-struct JSONWriter: ~Copyable {
+package struct JSONWriter: ~Copyable {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
   /// The number of bytes written so far.
@@ -22,7 +22,7 @@ struct JSONWriter: ~Copyable {
   /// How many containers are open.
   private var depth = 0
 
-  init(capacity: Int = 1024) {
+  package init(capacity: Int = 1024) {
     self.capacity = max(64, capacity)
     base = .allocate(capacity: self.capacity)
   }
@@ -38,13 +38,13 @@ struct JSONWriter: ~Copyable {
       bytesNoCopy: base, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
   }
 
-  mutating func beginObject() { open(0x7B) }
-  mutating func endObject() { close(0x7D) }
-  mutating func beginArray() { open(0x5B) }
-  mutating func endArray() { close(0x5D) }
+  package mutating func beginObject() { open(0x7B) }
+  package mutating func endObject() { close(0x7D) }
+  package mutating func beginArray() { open(0x5B) }
+  package mutating func endArray() { close(0x5D) }
 
   /// A member's key (with the comma before it when needed); its value follows.
-  mutating func key(_ key: String) {
+  package mutating func key(_ key: String) {
     string(key)
     reserve(1)
     base[count] = 0x3A
@@ -55,7 +55,7 @@ struct JSONWriter: ~Copyable {
 
   /// A member's key known when the code is written, with no character to escape (checked in
   /// debug builds): its bytes are copied as they are, with the quotes and the colon.
-  mutating func key(literal key: StaticString) {
+  package mutating func key(literal key: StaticString) {
     assert(key.hasPointerRepresentation)
     separate()
     let length = key.utf8CodeUnitCount
@@ -72,14 +72,14 @@ struct JSONWriter: ~Copyable {
     if depth > 0 { empty |= 1 }
   }
 
-  mutating func integer(_ value: Int) {
+  package mutating func integer(_ value: Int) {
     separate()
     digits(value)
   }
 
   /// A date as the string `YYYY-MM-DDTHH:MM:SSZ` (``ISO8601Seconds/format(_:)``'s text, 20
   /// bytes, written without building a `String`).
-  mutating func date(_ date: Date) {
+  package mutating func date(_ date: Date) {
     separate()
     let (year, month, day, hour, minute, second) = ISO8601Seconds.components(date)
     reserve(22)
@@ -112,13 +112,13 @@ struct JSONWriter: ~Copyable {
     byte(0x22)
   }
 
-  mutating func string(_ value: String) {
+  package mutating func string(_ value: String) {
     separate()
     quoted(value)
   }
 
   /// One byte as it is, with no separator and no bookkeeping of containers.
-  mutating func byte(_ value: UInt8) {
+  package mutating func byte(_ value: UInt8) {
     reserve(1)
     base[count] = value
     count += 1
@@ -126,14 +126,14 @@ struct JSONWriter: ~Copyable {
 
   /// ASCII text as it is (a number's digits, a literal), with no separator and no bookkeeping of
   /// containers.
-  mutating func ascii(_ text: String) {
+  package mutating func ascii(_ text: String) {
     for byte in text.utf8 { self.byte(byte) }
   }
 
   /// `value` as a JSON string, with no separator before it: the caller placed it (after a
   /// ``raw(_:)`` fragment that ends in a colon, say). `/` is escaped as `\/` with
   /// `escapingSlashes`.
-  mutating func quoted(_ value: String, escapingSlashes: Bool = false) {
+  package mutating func quoted(_ value: String, escapingSlashes: Bool = false) {
     // A native string's bytes are read where they are; any other is made contiguous first.
     let written: Void? = value.utf8.withContiguousStorageIfAvailable {
       quoted(utf8: $0, escapingSlashes: escapingSlashes)
@@ -213,13 +213,13 @@ struct JSONWriter: ~Copyable {
 
   /// Up to sixteen bytes of fixed JSON text (punctuation, and keys with nothing to escape), kept
   /// as two little-endian words so that writing it takes two stores.
-  struct Fragment: Sendable {
-    let low: UInt64
-    let high: UInt64
-    let count: Int
+  package struct Fragment: Sendable {
+    package let low: UInt64
+    package let high: UInt64
+    package let count: Int
 
     /// Makes a fragment of `text`, which must be 16 bytes or fewer (checked in debug builds).
-    init(_ text: StaticString) {
+    package init(_ text: StaticString) {
       assert(text.hasPointerRepresentation && text.utf8CodeUnitCount <= 16)
       var low: UInt64 = 0
       var high: UInt64 = 0
@@ -241,7 +241,7 @@ struct JSONWriter: ~Copyable {
   /// Writes `fragment`'s bytes as they are, with no separator and no bookkeeping of containers:
   /// the caller keeps the text well formed (a whole object written by hand, say).
   @inline(__always)
-  mutating func raw(_ fragment: Fragment) {
+  package mutating func raw(_ fragment: Fragment) {
     reserve(16)
     let out = UnsafeMutableRawPointer(base + count)
     out.storeBytes(of: fragment.low.littleEndian, as: UInt64.self)
@@ -252,14 +252,14 @@ struct JSONWriter: ~Copyable {
   /// Writes `fragment` as a value of the open container: the comma before it when one is needed,
   /// then its bytes (an object written by hand, for one, starts with such a fragment).
   @inline(__always)
-  mutating func rawValue(_ fragment: Fragment) {
+  package mutating func rawValue(_ fragment: Fragment) {
     separate()
     raw(fragment)
   }
 
   /// An integer's digits (after a `-` for a negative one), with no separator: after a
   /// ``raw(_:)`` fragment that ends in a key.
-  mutating func digits(_ value: Int) {
+  package mutating func digits(_ value: Int) {
     reserve(21)
     if value < 0 {
       base[count] = 0x2D

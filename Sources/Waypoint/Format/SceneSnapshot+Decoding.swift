@@ -54,21 +54,21 @@ extension SceneSnapshot {
 /// of their names' UTF-8 bytes (`JSONDecoder` reads a dictionary in its hash order, which
 /// changes from run to run).
 private struct SnapshotDocumentReader {
-  let json: JSONStructure
-  typealias Value = JSONStructure.Value
+  package let json: JSONStructure
+  package typealias Value = JSONStructure.Value
 
-  static let documentKeys: [StaticString] = [
+  package static let documentKeys: [StaticString] = [
     "format", "routeSchemaVersion", "appBuild", "savedAt", "stacks", "selectedTab", "split",
     "sheet",
   ]
-  static let routeKeys: [StaticString] = ["tag", "json", "version"]
-  static let splitKeys: [StaticString] = [
+  package static let routeKeys: [StaticString] = ["tag", "json", "version"]
+  package static let splitKeys: [StaticString] = [
     "sidebar", "content", "columnVisibility", "preferredCompactColumn",
   ]
 
   /// The snapshot, its ``SceneSnapshot/formatVersion`` the document's and its save time not set,
   /// and the text of its save time.
-  func snapshot(_ document: Value) throws(SnapshotFormatError) -> (SceneSnapshot, String) {
+  package func snapshot(_ document: Value) throws(SnapshotFormatError) -> (SceneSnapshot, String) {
     let members = try keyed(document, at: DocumentPath(), keys: Self.documentKeys)
     let format = try int(members[0])
     // A newer format is not read further.
@@ -94,18 +94,18 @@ private struct SnapshotDocumentReader {
 
   /// Where a value stands in the document: made into a coding path only for an error, so that
   /// reading a route makes no path.
-  struct DocumentPath {
+  package struct DocumentPath {
     /// The member of the document (`stacks`, `split`, …).
-    var member: StaticString?
+    package var member: StaticString?
     /// The key of the stack, within `stacks` (its name read only for an error).
-    var stack: Value?
+    package var stack: Value?
     /// The route, within its stack.
-    var index: Int?
+    package var index: Int?
     /// Keys within the member or the route: `sidebar`, then `tag`.
-    var keys: (StaticString?, StaticString?) = (nil, nil)
+    package var keys: (StaticString?, StaticString?) = (nil, nil)
 
     /// The path of the member `key` of the value here.
-    func appending(_ key: StaticString) -> DocumentPath {
+    package func appending(_ key: StaticString) -> DocumentPath {
       var path = self
       if member == nil {
         path.member = key
@@ -119,7 +119,7 @@ private struct SnapshotDocumentReader {
 
     /// The coding path `JSONDecoder` gives (a stack name that reads as an integer as `[2]`) in
     /// the document `json`.
-    func codingPath(in json: JSONStructure) -> [PathKey] {
+    package func codingPath(in json: JSONStructure) -> [PathKey] {
       var path: [PathKey] = []
       if let member { path.append(PathKey(member.description)) }
       if let stack { path.append(PathKey(dictionaryKey: (try? json.string(stack)) ?? "")) }
@@ -130,35 +130,35 @@ private struct SnapshotDocumentReader {
     }
 
     /// `stacks.main[0].tag`; `document` for the document itself.
-    func dotted(in json: JSONStructure) -> String {
+    package func dotted(in json: JSONStructure) -> String {
       let path = codingPath(in: json)
       return path.isEmpty ? "document" : CodingPathDescription.dotted(path)
     }
   }
 
   /// A member looked up by key: its value when present, and its path.
-  struct Member {
-    var value: Value?
-    var path: DocumentPath
+  package struct Member {
+    package var value: Value?
+    package var path: DocumentPath
   }
 
   /// Up to eight members of an object found by key, in the order of the keys asked for: a fixed
   /// number of places, so that reading a route allocates nothing for its members.
-  struct Keyed {
+  package struct Keyed {
     private var values: (Value?, Value?, Value?, Value?, Value?, Value?, Value?, Value?) = (
       nil, nil, nil, nil, nil, nil, nil, nil
     )
     /// The path of the object.
-    let path: DocumentPath
-    let keys: [StaticString]
+    package let path: DocumentPath
+    package let keys: [StaticString]
 
-    init(path: DocumentPath, keys: [StaticString]) {
+    package init(path: DocumentPath, keys: [StaticString]) {
       self.path = path
       self.keys = keys
     }
 
     /// The member of the `index`th key asked for.
-    subscript(index: Int) -> Member {
+    package subscript(index: Int) -> Member {
       Member(value: value(index), path: path.appending(keys[index]))
     }
 
@@ -177,7 +177,7 @@ private struct SnapshotDocumentReader {
 
     /// Sets the `index`th key's value unless a member before set it (the first of duplicate keys
     /// wins).
-    mutating func setIfAbsent(_ index: Int, _ value: Value) {
+    package mutating func setIfAbsent(_ index: Int, _ value: Value) {
       switch index {
       case 0: if values.0 == nil { values.0 = value }
       case 1: if values.1 == nil { values.1 = value }
@@ -193,7 +193,7 @@ private struct SnapshotDocumentReader {
 
   /// The object `value` opened as a keyed container at `path`: every key read (as JSONDecoder
   /// reads all of them), the first member of each of `keys` found.
-  func keyed(_ value: Value, at path: DocumentPath, keys: [StaticString])
+  package func keyed(_ value: Value, at path: DocumentPath, keys: [StaticString])
     throws(SnapshotFormatError) -> Keyed
   {
     try expect(value, .object, at: path)

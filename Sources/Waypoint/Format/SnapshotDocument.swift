@@ -95,10 +95,10 @@ extension SceneSnapshot {
 
   /// The fixed text around a route record's strings.
   private enum RecordText {
-    static let open = JSONWriter.Fragment(#"{"json":"#)
-    static let tag = JSONWriter.Fragment(#","tag":"#)
-    static let version = JSONWriter.Fragment(#","version":"#)
-    static let close = JSONWriter.Fragment("}")
+    package static let open = JSONWriter.Fragment(#"{"json":"#)
+    package static let tag = JSONWriter.Fragment(#","tag":"#)
+    package static let version = JSONWriter.Fragment(#","version":"#)
+    package static let close = JSONWriter.Fragment("}")
   }
 
   /// A route record's object, `{"json":…,"tag":…}` and `"version"` when it is not 1 (keys

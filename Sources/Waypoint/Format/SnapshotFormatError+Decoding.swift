@@ -30,7 +30,7 @@ extension SnapshotFormatError {
   }
 
   /// `malformedJSON` for `data` that `JSONDecoder` refused, naming where it stops being JSON.
-  static func malformed(_ data: Data, otherwise reason: String = "not valid JSON")
+  package static func malformed(_ data: Data, otherwise reason: String = "not valid JSON")
     -> SnapshotFormatError
   {
     .malformedJSON(JSONStructure.firstProblem(in: data)?.description ?? reason)
@@ -38,7 +38,7 @@ extension SnapshotFormatError {
 
   /// `expected an object, found an array`: the JSON kind a Swift type decodes from, and what the
   /// decoder found instead when it said so.
-  static func expected(_ type: Any.Type, debugDescription: String) -> String {
+  package static func expected(_ type: Any.Type, debugDescription: String) -> String {
     let name = String(describing: type)
     let kind: String
     if name.hasPrefix("Dictionary<") {

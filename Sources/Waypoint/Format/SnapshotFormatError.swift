@@ -69,7 +69,7 @@ public struct SnapshotFormatError: Error, Hashable, Sendable {
   /// The error that caused this one, when there is one.
   public var underlying: (any Error & Sendable)?
 
-  init(_ code: Code, _ message: String, field: String? = nil, detail: String? = nil) {
+  package init(_ code: Code, _ message: String, field: String? = nil, detail: String? = nil) {
     self.code = code
     self.message = message
     self.field = field
@@ -139,7 +139,7 @@ extension SnapshotFormatError {
   }
 
   /// The route at `path` could not be recorded, for `error`.
-  static func unrecordedRoute(_ path: String, _ error: RouteRegistryError) -> Self {
+  package static func unrecordedRoute(_ path: String, _ error: RouteRegistryError) -> Self {
     var result = Self(
       .unrecordedRoute, "route \(path) could not be recorded: \(error)", field: path)
     result.underlying = error

@@ -6,7 +6,7 @@ import Foundation
 /// Made from a ``JSONStructure`` (the one scan of the text), so that a migration accepts and
 /// refuses exactly what the real decode does and keeps the members it does not touch byte for
 /// byte; ``jsonText`` writes the tree back as compact text.
-enum JSONNode: Hashable, Sendable {
+package enum JSONNode: Hashable, Sendable {
   case null
   case bool(Bool)
   /// A number as written: a `-` or a digit followed by digits, `.`, `+`, `-`, `e` or `E`. Whether it
@@ -18,12 +18,12 @@ enum JSONNode: Hashable, Sendable {
   /// Members in document order, keys as written.
   case object([Member])
 
-  struct Member: Hashable, Sendable {
+  package struct Member: Hashable, Sendable {
     /// The key as written between its quotes.
-    var rawKey: String
-    var value: JSONNode
+    package var rawKey: String
+    package var value: JSONNode
     /// The key as `JSONDecoder` reads it; `nil` when it does not read (an invalid escape).
-    var key: String? { JSONNode.decode(rawString: rawKey) }
+    package var key: String? { JSONNode.decode(rawString: rawKey) }
   }
 
   /// The payload's structure as `JSONDecoder` scans it, after checking `limits`.
@@ -31,20 +31,20 @@ enum JSONNode: Hashable, Sendable {
   /// - Throws: ``SnapshotFormatError/Code/tooLarge``,
   ///   ``SnapshotFormatError/Code/nestingTooDeep`` or ``SnapshotFormatError/Code/malformedJSON``
   ///   for what `JSONDecoder` refuses before any type reads the payload.
-  init(parsing text: String, limits: InputLimits) throws(SnapshotFormatError) {
+  package init(parsing text: String, limits: InputLimits) throws(SnapshotFormatError) {
     let structure = try JSONStructure(
       scanning: text.utf8, byteLimit: limits.maxPayloadBytes, maxDepth: limits.maxNestingDepth)
     self.init(structure, structure.root)
   }
 
   /// The structure of `bytes` as `JSONDecoder`'s scanner sees it, without limits.
-  static func scanning(_ bytes: [UInt8]) throws(SnapshotFormatError) -> JSONNode {
+  package static func scanning(_ bytes: [UInt8]) throws(SnapshotFormatError) -> JSONNode {
     let structure = try JSONStructure(scanning: bytes, maxDepth: .max)
     return JSONNode(structure, structure.root)
   }
 
   /// The node of `value` in `structure`.
-  init(_ structure: JSONStructure, _ value: JSONStructure.Value) {
+  package init(_ structure: JSONStructure, _ value: JSONStructure.Value) {
     switch structure.kind(value) {
     case .null: self = .null
     case .bool: self = .bool(structure.bool(value) ?? false)
@@ -62,13 +62,13 @@ enum JSONNode: Hashable, Sendable {
   }
 
   /// A value's node: what its compact JSON text scans as.
-  init(_ value: JSONValue) {
+  package init(_ value: JSONValue) {
     // JSONEncoder's output always scans.
     self = (try? Self.scanning(Array(value.jsonText.utf8))) ?? .null
   }
 
   /// A string's text between quotes as `JSONDecoder` reads it.
-  static func decode(rawString raw: String) -> String? {
+  package static func decode(rawString raw: String) -> String? {
     if !raw.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) { return raw }
     guard let structure = try? JSONStructure(scanning: Array("\"\(raw)\"".utf8), maxDepth: 0)
     else { return nil }
@@ -76,19 +76,19 @@ enum JSONNode: Hashable, Sendable {
   }
 
   /// The text of `string` between quotes, escaped as `JSONEncoder` escapes it.
-  static func raw(for string: String) -> String {
+  package static func raw(for string: String) -> String {
     let text = JSONValue.string(string).jsonText
     return String(text.dropFirst().dropLast())
   }
 
   /// The value as ``JSONValue``, when every number and string in it reads; `nil` otherwise.
-  var value: JSONValue? {
+  package var value: JSONValue? {
     try? JSONValue(
       parsing: jsonText, limits: InputLimits(maxPayloadBytes: .max, maxNestingDepth: .max))
   }
 
   /// Compact JSON text with every number, string and key as written, members in order.
-  var jsonText: String {
+  package var jsonText: String {
     var text = ""
     write(into: &text)
     return text

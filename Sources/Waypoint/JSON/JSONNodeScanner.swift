@@ -18,9 +18,9 @@ import Foundation
 /// of `waypoint export`. It also applies the nesting limit of ``InputLimits``, which it reaches
 /// before anything deeper is read, and names where a text stops being JSON in the words of
 /// ``JSONProblem``. `JSONNodeAgreementTests` checks it against `JSONDecoder` itself.
-struct JSONNodeScanner {
+package struct JSONNodeScanner {
   /// Why a scan stopped.
-  enum Stop: Error {
+  package enum Stop: Error {
     /// The text is not JSON as `JSONDecoder` scans it.
     case malformed(offset: Int, message: String)
     /// Arrays and objects nest deeper than the caller's limit.
@@ -28,7 +28,7 @@ struct JSONNodeScanner {
   }
 
   /// `JSONDecoder`'s own limit on nesting.
-  static let maxDepth = 512
+  package static let maxDepth = 512
 
   private let bytes: UnsafeBufferPointer<UInt8>
   /// The caller's limit on nesting (``InputLimits/maxNestingDepth``).
@@ -40,7 +40,7 @@ struct JSONNodeScanner {
   private var depth = 0
 
   /// A scanner of `bytes` (UTF-8, without a byte order mark) that stops deeper than `depthLimit`.
-  init(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int, recording: Bool) {
+  package init(_ bytes: UnsafeBufferPointer<UInt8>, depthLimit: Int, recording: Bool) {
     self.bytes = bytes
     self.depthLimit = depthLimit
     self.recording = recording
@@ -50,7 +50,7 @@ struct JSONNodeScanner {
   /// The bytes as UTF-8 after `JSONDecoder`'s encoding detection, and the length of the byte order
   /// mark it dropped; `nil` when they do not convert. UTF-8 input is returned as it is, without
   /// its byte order mark.
-  static func utf8Representation(of bytes: UnsafeBufferPointer<UInt8>) -> (
+  package static func utf8Representation(of bytes: UnsafeBufferPointer<UInt8>) -> (
     utf8: [UInt8]?, bom: Int
   )? {
     func at(_ offset: Int) -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
@@ -80,7 +80,7 @@ struct JSONNodeScanner {
   }
 
   /// Scans one JSON value with whitespace around it, the whole of the bytes.
-  mutating func document() throws(Stop) {
+  package mutating func document() throws(Stop) {
     skipWhitespace()
     try value()
     skipWhitespace()

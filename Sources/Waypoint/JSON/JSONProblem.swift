@@ -18,7 +18,7 @@ package struct JSONProblem: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The problem `message` at `offset` of `bytes`, a text that began with a byte order mark of
   /// `markLength` bytes (left out of `bytes`, counted in the offset).
-  init(_ message: String, at offset: Int, in bytes: [UInt8], markLength: Int = 0) {
+  package init(_ message: String, at offset: Int, in bytes: [UInt8], markLength: Int = 0) {
     let end = min(max(0, offset), bytes.count)
     var line = 1
     var lineStart = 0
@@ -34,7 +34,8 @@ package struct JSONProblem: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// What stands at `index` of `bytes`, for messages: `found 'x'`, `found byte 0x1F`,
   /// `found the end of the input`.
-  static func found<Bytes: RandomAccessCollection<UInt8>>(at index: Int, in bytes: Bytes) -> String
+  package static func found<Bytes: RandomAccessCollection<UInt8>>(at index: Int, in bytes: Bytes)
+    -> String
   where Bytes.Index == Int {
     guard index < bytes.endIndex else { return "found the end of the input" }
     let byte = bytes[index]

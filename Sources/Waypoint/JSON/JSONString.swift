@@ -5,10 +5,10 @@
 /// with its place, where `JSONDecoder` refuses the whole text.
 ///
 /// `JSONNodeAgreementTests` checks it against `JSONDecoder` on generated and hostile strings.
-enum JSONString {
+package enum JSONString {
   /// Why a string does not read, and where: `offset` from the start of its contents.
-  struct Failure: Error {
-    enum Reason {
+  package struct Failure: Error {
+    package enum Reason {
       case invalidUTF8
       case controlCharacter(UInt8)
       /// A backslash before anything but an escape.
@@ -19,11 +19,11 @@ enum JSONString {
       case loneSurrogate(UInt16)
     }
 
-    var offset: Int
-    var reason: Reason
+    package var offset: Int
+    package var reason: Reason
 
     /// The message for people, the contents standing at `base` of `bytes`.
-    func message(in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> String {
+    package func message(in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> String {
       switch reason {
       case .invalidUTF8:
         "invalid UTF-8 in a string, \(JSONProblem.found(at: base + offset, in: bytes))"
@@ -41,7 +41,7 @@ enum JSONString {
   /// The string `contents` reads as, escapes and all; `ascii` when the contents are all ASCII
   /// (nothing to check of their UTF-8). The structure was scanned: a backslash is followed by a
   /// byte, and `\u` by four.
-  static func unescape(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) throws(Failure)
+  package static func unescape(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) throws(Failure)
     -> String
   {
     var failure: Failure?
@@ -59,7 +59,7 @@ enum JSONString {
 
   /// Why `contents` do not read as a string, as ``unescape(_:ascii:)`` would refuse them; `nil`
   /// when they read. Nothing is made of them.
-  static func check(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Failure? {
+  package static func check(_ contents: UnsafeBufferPointer<UInt8>, ascii: Bool) -> Failure? {
     do throws(Failure) {
       _ = try unescape(contents, ascii: ascii, into: nil)
       return nil
@@ -184,7 +184,7 @@ enum JSONString {
   /// The offset of the first byte of `bytes` that does not begin or continue valid UTF-8 (an
   /// overlong form, a surrogate, a scalar above U+10FFFF, a sequence cut short); `nil` when they
   /// are all valid.
-  static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+  package static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var index = 0
     while index < bytes.count {
       let lead = bytes[index]

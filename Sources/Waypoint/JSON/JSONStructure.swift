@@ -20,29 +20,29 @@ package struct JSONStructure: Sendable {
   }
 
   /// One value as the scanner recorded it.
-  struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// A string holding a backslash or a control character: read the slow way.
-    static let escaped: UInt8 = 1
+    package static let escaped: UInt8 = 1
     /// A string holding bytes outside ASCII: its UTF-8 is checked when it is read.
-    static let nonASCII: UInt8 = 2
+    package static let nonASCII: UInt8 = 2
 
-    var kind: Kind
+    package var kind: Kind
     /// For strings, ``escaped`` and ``nonASCII``; for a bool, 1 when it is `true`.
-    var flags: UInt8
+    package var flags: UInt8
     /// Strings: the first byte after the opening quote; other values: their first byte.
-    var start: Int
+    package var start: Int
     /// Strings: the closing quote; other values: the byte after their last.
-    var end: Int
+    package var end: Int
     /// The entry after this value and everything in it.
-    var next: Int
+    package var next: Int
     /// The elements of an array, the members of an object; 0 otherwise.
-    var count: Int
+    package var count: Int
   }
 
   /// The text as UTF-8, without a byte order mark.
   package let bytes: [UInt8]
   /// The length of the byte order mark the text began with, to name places in the text as given.
-  let markLength: Int
+  package let markLength: Int
   private let entries: [Entry]
 
   /// The top-level value.
@@ -65,7 +65,7 @@ package struct JSONStructure: Sendable {
   }
 
   /// The structure of `bytes` with no size limit, nested at most `maxDepth` deep.
-  init(scanning bytes: [UInt8], maxDepth: Int) throws(SnapshotFormatError) {
+  package init(scanning bytes: [UInt8], maxDepth: Int) throws(SnapshotFormatError) {
     switch Self.scan(bytes, maxDepth: maxDepth, recording: true) {
     case .success(let structure): self = structure
     case .failure(let failure): throw failure.error(maxDepth: maxDepth)
@@ -104,7 +104,7 @@ package struct JSONStructure: Sendable {
     case tooDeep
     case malformed(JSONProblem)
 
-    func error(maxDepth: Int) -> SnapshotFormatError {
+    package func error(maxDepth: Int) -> SnapshotFormatError {
       switch self {
       case .unconvertible: .malformedJSON(JSONStructure.unconvertibleText)
       case .tooDeep: .nestingTooDeep(limit: maxDepth)
@@ -264,7 +264,7 @@ package struct JSONStructure: Sendable {
   }
 
   /// A problem at an offset in ``bytes``.
-  func problem(_ message: String, atOffset offset: Int) -> JSONProblem {
+  package func problem(_ message: String, atOffset offset: Int) -> JSONProblem {
     JSONProblem(message, at: offset, in: bytes, markLength: markLength)
   }
 

@@ -91,7 +91,7 @@ extension JSONValue: CustomStringConvertible {
 
 extension JSONValue {
   /// "null", "a string", … as decoding errors name what they found.
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: "null"
     case .bool: "a bool"

@@ -1,19 +1,30 @@
 /// What a migration plan knows about one tag: its current version and its migrations by starting
 /// version. Both ``RouteRegistry`` and a route manifest provide it.
-struct TagEvolution: Sendable {
-  var tag: String
-  var version: Int
-  var migrations: [Int: [RouteManifest.Step]]
+package struct TagEvolution: Sendable {
+  package var tag: String
+  package var version: Int
+  package var migrations: [Int: [MigrationPlanStep]]
+
+  package init(tag: String, version: Int, migrations: [Int: [MigrationPlanStep]]) {
+    self.tag = tag
+    self.version = version
+    self.migrations = migrations
+  }
 }
 
 /// Applies migrations to one stored route, one version at a time, until it reaches its tag's
 /// current version.
-struct MigrationEngine {
+package struct MigrationEngine {
   /// Finds a tag (or an alias) and its plan.
-  let lookup: (String) -> TagEvolution?
-  let limits: InputLimits
+  package let lookup: (String) -> TagEvolution?
+  package let limits: InputLimits
 
-  enum Fate: Equatable {
+  package init(lookup: @escaping (String) -> TagEvolution?, limits: InputLimits) {
+    self.lookup = lookup
+    self.limits = limits
+  }
+
+  package enum Fate: Equatable {
     /// The route is at its tag's current version; `record` holds the canonical tag and the payload
     /// after migration (its stored bytes when no step changed it).
     case current(RouteRecord, migrated: Bool)
@@ -27,7 +38,7 @@ struct MigrationEngine {
   /// by the tag's version.)
   private static let maximumHops = 256
 
-  func migrate(_ record: RouteRecord) -> Fate {
+  package func migrate(_ record: RouteRecord) -> Fate {
     guard var evolution = lookup(record.tag) else { return .dropped(.unknownTag) }
     var version = record.version
     var payload: JSONNode?
@@ -93,7 +104,7 @@ struct MigrationEngine {
   }
 
   private func apply(
-    _ planned: RouteManifest.Step, to payload: JSONNode, evolution: TagEvolution, version: Int
+    _ planned: MigrationPlanStep, to payload: JSONNode, evolution: TagEvolution, version: Int
   )
     -> StepResult
   {

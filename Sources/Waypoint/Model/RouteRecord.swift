@@ -18,7 +18,7 @@ public struct RouteRecord: Hashable, Sendable {
   /// Why ``RouteRegistry/record(for:)`` could not record the value this record stands for; `nil`
   /// for every record that holds a value. ``SceneSnapshot/check()`` refuses a snapshot holding
   /// such a record, so no store saves it.
-  var failure: RouteRegistryError?
+  package var failure: RouteRegistryError?
 
   /// Creates a record from a tag and the JSON text of a value.
   ///

@@ -10,9 +10,9 @@ import Foundation
 /// number otherwise, both texts decode to the same value.
 ///
 /// Not thread-safe: one encoding at a time per instance; ``encode(_:)`` makes one.
-final class RouteEncoder: Encoder {
+package final class RouteEncoder: Encoder {
   /// A value being encoded: either written already, or a container still being filled.
-  enum Node {
+  package enum Node {
     /// A scalar or a string, as its JSON text.
     case text(String)
     /// A string, escaped when written.
@@ -23,10 +23,10 @@ final class RouteEncoder: Encoder {
 
   /// An object's members, in the order they were encoded; a key encoded again replaces its value,
   /// as `JSONEncoder` does.
-  final class ObjectBox {
-    var members: [(key: String, value: Node)] = []
+  package final class ObjectBox {
+    package var members: [(key: String, value: Node)] = []
 
-    func set(_ value: Node, for key: String) {
+    package func set(_ value: Node, for key: String) {
       if let place = members.firstIndex(where: { $0.key == key }) {
         members[place].value = value
       } else {
@@ -36,8 +36,8 @@ final class RouteEncoder: Encoder {
   }
 
   /// An array's elements.
-  final class ArrayBox {
-    var elements: [Node] = []
+  package final class ArrayBox {
+    package var elements: [Node] = []
   }
 
   /// Where this encoder's one value goes: the root, an object's member or an array's element
@@ -48,8 +48,8 @@ final class RouteEncoder: Encoder {
     case element(ArrayBox, Int)
   }
 
-  let codingPath: [any CodingKey]
-  var userInfo: [CodingUserInfoKey: Any] { [:] }
+  package let codingPath: [any CodingKey]
+  package var userInfo: [CodingUserInfoKey: Any] { [:] }
   /// The value encoded, once a container was asked for or a value encoded.
   private(set) var root: Node?
   private let destination: Destination
@@ -63,7 +63,7 @@ final class RouteEncoder: Encoder {
   ///
   /// - Throws: `EncodingError` where `JSONEncoder` throws one: a number that is not finite, or a
   ///   value that encodes nothing; and what the value's own `encode(to:)` throws.
-  static func encode(_ value: some Encodable) throws -> String {
+  package static func encode(_ value: some Encodable) throws -> String {
     let encoder = RouteEncoder(codingPath: [], destination: .root)
     let node = try encoder.box(value)
     guard let node else {
@@ -88,7 +88,7 @@ final class RouteEncoder: Encoder {
     }
   }
 
-  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+  package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let object: ObjectBox
     if case .object(let existing) = root {
       object = existing
@@ -99,7 +99,7 @@ final class RouteEncoder: Encoder {
     return KeyedEncodingContainer(KeyedContainer(object: object, codingPath: codingPath))
   }
 
-  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+  package func unkeyedContainer() -> any UnkeyedEncodingContainer {
     let array: ArrayBox
     if case .array(let existing) = root {
       array = existing
@@ -110,7 +110,7 @@ final class RouteEncoder: Encoder {
     return UnkeyedContainer(array: array, codingPath: codingPath)
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer {
+  package func singleValueContainer() -> any SingleValueEncodingContainer {
     SingleValueContainer(encoder: self)
   }
 
@@ -153,7 +153,7 @@ final class RouteEncoder: Encoder {
   /// trailing `.0`.
   ///
   /// - Throws: `EncodingError.invalidValue` for a number that is not finite.
-  static func text<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(
+  package static func text<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(
     _ number: F, _ key: (any CodingKey)? = nil
   ) throws -> String {
     guard number.isFinite else {
@@ -202,31 +202,31 @@ final class RouteEncoder: Encoder {
   // MARK: Containers
 
   private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let object: ObjectBox
-    let codingPath: [any CodingKey]
+    package let object: ObjectBox
+    package let codingPath: [any CodingKey]
 
-    func encodeNil(forKey key: Key) { object.set(.text("null"), for: key.stringValue) }
+    package func encodeNil(forKey key: Key) { object.set(.text("null"), for: key.stringValue) }
 
-    func encode(_ value: String, forKey key: Key) {
+    package func encode(_ value: String, forKey key: Key) {
       object.set(.string(value), for: key.stringValue)
     }
 
-    func encode(_ value: Int, forKey key: Key) {
+    package func encode(_ value: Int, forKey key: Key) {
       object.set(.text(String(value)), for: key.stringValue)
     }
 
-    func encode(_ value: Bool, forKey key: Key) {
+    package func encode(_ value: Bool, forKey key: Key) {
       object.set(.text(value ? "true" : "false"), for: key.stringValue)
     }
 
-    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    package func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
       let encoder = RouteEncoder(codingPath: codingPath, destination: .root)
       // A value that encodes nothing is an empty object, as JSONEncoder writes it.
       let node = try encoder.box(value, at: key) ?? .object(ObjectBox())
       object.set(node, for: key.stringValue)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(
+    package func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
       let nested = ObjectBox()
@@ -235,15 +235,17 @@ final class RouteEncoder: Encoder {
         KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
     }
 
-    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    package func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
       let nested = ArrayBox()
       object.set(.array(nested), for: key.stringValue)
       return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
     }
 
-    func superEncoder() -> any Encoder { superEncoder(named: "super") }
+    package func superEncoder() -> any Encoder { superEncoder(named: "super") }
 
-    func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue) }
+    package func superEncoder(forKey key: Key) -> any Encoder {
+      superEncoder(named: key.stringValue)
+    }
 
     private func superEncoder(named name: String) -> any Encoder {
       object.set(.object(ObjectBox()), for: name)
@@ -253,19 +255,19 @@ final class RouteEncoder: Encoder {
   }
 
   private struct UnkeyedContainer: UnkeyedEncodingContainer {
-    let array: ArrayBox
-    let codingPath: [any CodingKey]
-    var count: Int { array.elements.count }
+    package let array: ArrayBox
+    package let codingPath: [any CodingKey]
+    package var count: Int { array.elements.count }
 
-    func encodeNil() { array.elements.append(.text("null")) }
+    package func encodeNil() { array.elements.append(.text("null")) }
 
-    func encode<T: Encodable>(_ value: T) throws {
+    package func encode<T: Encodable>(_ value: T) throws {
       let encoder = RouteEncoder(codingPath: codingPath, destination: .root)
       let node = try encoder.box(value, at: PathKey(index: count)) ?? .object(ObjectBox())
       array.elements.append(node)
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    package func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
       -> KeyedEncodingContainer<NestedKey>
     {
       let nested = ObjectBox()
@@ -275,14 +277,14 @@ final class RouteEncoder: Encoder {
         KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
     }
 
-    func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    package func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
       let nested = ArrayBox()
       let key = PathKey(index: count)
       array.elements.append(.array(nested))
       return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
     }
 
-    func superEncoder() -> any Encoder {
+    package func superEncoder() -> any Encoder {
       let index = count
       array.elements.append(.object(ObjectBox()))
       return RouteEncoder(
@@ -291,12 +293,12 @@ final class RouteEncoder: Encoder {
   }
 
   private struct SingleValueContainer: SingleValueEncodingContainer {
-    let encoder: RouteEncoder
-    var codingPath: [any CodingKey] { encoder.codingPath }
+    package let encoder: RouteEncoder
+    package var codingPath: [any CodingKey] { encoder.codingPath }
 
-    func encodeNil() { encoder.set(.text("null")) }
+    package func encodeNil() { encoder.set(.text("null")) }
 
-    func encode<T: Encodable>(_ value: T) throws {
+    package func encode<T: Encodable>(_ value: T) throws {
       let nested = RouteEncoder(codingPath: encoder.codingPath, destination: .root)
       encoder.set(try nested.box(value) ?? .object(ObjectBox()))
     }

@@ -232,25 +232,16 @@ public struct RouteRegistry: Sendable {
     return records
   }
 
-  /// The manifest entry of a canonical tag: aliases, version, shape and migrations.
-  func manifestEntry(for tag: String) -> RouteManifest.Route? {
-    guard let type = entries[tag] else { return nil }
-    // A manifest is data: custom steps keep their names, not their code.
-    let migrations = type.migrations.keys.sorted().map { from in
-      RouteManifest.Migration(RouteMigration(from: from, type.migrations[from] ?? []))
-    }
-    var samples: [ObjectIdentifier: [JSONValue]] = [:]
-    for entry in entries.values where !entry.samples.isEmpty {
-      samples[entry.typeID] = entry.samples
-    }
-    return RouteManifest.Route(
-      tag: tag, version: type.version, aliases: type.aliases,
-      shape: type.describe(tagsByType, samples), migrations: migrations)
-  }
+  /// The registration of each canonical tag, for tools that describe the registry (a route
+  /// manifest).
+  package var routeTypes: [String: RouteType] { entries }
+
+  /// The tag of each registered type, by the type's `ObjectIdentifier`.
+  package var tagsByTypeID: [ObjectIdentifier: String] { tagsByType }
 
   /// The migration plan of the tag stored as `name` (a tag or an alias).
-  func evolution(named name: String) -> TagEvolution? { routeType(named: name)?.evolution }
+  package func evolution(named name: String) -> TagEvolution? { routeType(named: name)?.evolution }
 
   /// The registration that decodes records stored under `name` (a tag or an alias).
-  func routeType(named name: String) -> RouteType? { names[name].flatMap { entries[$0] } }
+  package func routeType(named name: String) -> RouteType? { names[name].flatMap { entries[$0] } }
 }

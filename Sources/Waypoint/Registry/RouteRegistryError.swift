@@ -48,41 +48,45 @@ public struct RouteRegistryError: Error, Sendable {
   /// The error that caused this one: `JSONEncoder`'s error for ``Code/encodingFailed``.
   public var underlying: (any Error & Sendable)?
 
-  init(_ code: Code, _ message: String, tag: String?, underlying: (any Error & Sendable)? = nil) {
+  package init(
+    _ code: Code, _ message: String, tag: String?, underlying: (any Error & Sendable)? = nil
+  ) {
     self.code = code
     self.message = message
     self.tag = tag
     self.underlying = underlying
   }
 
-  static func duplicateName(_ name: String, existingTag: String) -> Self {
+  package static func duplicateName(_ name: String, existingTag: String) -> Self {
     Self(
       .duplicateName, "the name \(name) is already registered for \(existingTag)", tag: existingTag)
   }
 
-  static func duplicateType(_ type: String, existingTag: String) -> Self {
+  package static func duplicateType(_ type: String, existingTag: String) -> Self {
     Self(
       .duplicateType, "the type \(type) is already registered as \(existingTag)", tag: existingTag)
   }
 
-  static var emptyName: Self { Self(.emptyName, "a route tag or alias cannot be empty", tag: nil) }
+  package static var emptyName: Self {
+    Self(.emptyName, "a route tag or alias cannot be empty", tag: nil)
+  }
 
-  static func invalidVersion(_ version: Int) -> Self {
+  package static func invalidVersion(_ version: Int) -> Self {
     Self(.invalidVersion, "route schema versions start at 1, not \(version)", tag: nil)
   }
 
-  static func invalidMigration(tag: String, from: Int) -> Self {
+  package static func invalidMigration(tag: String, from: Int) -> Self {
     Self(
       .invalidMigration,
       "the migration of \(tag) from version \(from) is outside the tag's versions or given twice",
       tag: tag)
   }
 
-  static func unregisteredType(_ type: String) -> Self {
+  package static func unregisteredType(_ type: String) -> Self {
     Self(.unregisteredType, "the type \(type) is not registered", tag: type)
   }
 
-  static func encodingFailed(tag: String, _ error: any Error) -> Self {
+  package static func encodingFailed(tag: String, _ error: any Error) -> Self {
     Self(
       .encodingFailed, "\(tag) could not be encoded: \(error)", tag: tag,
       underlying: error)

@@ -1,21 +1,20 @@
 import Foundation
 
 /// One registration of a ``RouteRegistry``: a Swift type behind a tag, and how to decode it.
-struct RouteType: Sendable {
-  let tag: String
-  let version: Int
-  let aliases: [String]
-  let typeName: String
-  let migrations: [Int: [RouteMigrationStep]]
-  let decode: @Sendable (JSONDecoder, Data) throws -> any RestorableRoute
-  let typeID: ObjectIdentifier
-  /// The JSON of the registered examples.
-  let samples: [JSONValue]
-  /// The type's shape, given the tags of the other registered types and their examples' JSON.
-  let describe:
-    @Sendable ([ObjectIdentifier: String], [ObjectIdentifier: [JSONValue]]) -> RouteShape
+package struct RouteType: Sendable {
+  package let tag: String
+  package let version: Int
+  package let aliases: [String]
+  package let typeName: String
+  package let migrations: [Int: [RouteMigrationStep]]
+  package let decode: @Sendable (JSONDecoder, Data) throws -> any RestorableRoute
+  package let typeID: ObjectIdentifier
+  /// The type, for tools that describe it (a route manifest's shapes).
+  package let type: any RestorableRoute.Type
+  /// The registered examples, kept as they were given: only tools read them.
+  package let examples: [any RestorableRoute]
 
-  init<Route: RestorableRoute>(
+  package init<Route: RestorableRoute>(
     _ type: Route.Type, tag: String, version: Int, aliases: [String],
     migrations: [Int: [RouteMigrationStep]], examples: [Route]
   ) {
@@ -26,19 +25,13 @@ struct RouteType: Sendable {
     self.typeName = _typeName(type, qualified: true)
     self.decode = { decoder, data in try decoder.decode(Route.self, from: data) }
     self.typeID = ObjectIdentifier(type)
-    let encoder = JSONEncoder()
-    self.samples = examples.compactMap { example in
-      (try? encoder.encode(example)).flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
-    }
-    self.describe = { references, samples in
-      RouteShapeProbe.shape(
-        of: Route.self, examples: examples, references: references, referenceSamples: samples)
-    }
+    self.type = type
+    self.examples = examples
   }
 
-  var evolution: TagEvolution {
+  package var evolution: TagEvolution {
     TagEvolution(
       tag: tag, version: version,
-      migrations: migrations.mapValues { $0.map(RouteManifest.Step.step) })
+      migrations: migrations.mapValues { $0.map(MigrationPlanStep.step) })
   }
 }

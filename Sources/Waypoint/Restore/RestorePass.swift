@@ -1,5 +1,5 @@
 /// The fate of one route in a restore.
-enum Fate<Kept> {
+package enum Fate<Kept> {
   /// The route restores (as `Kept`: an app value, or a record for offline prediction).
   case kept(Kept)
   /// The route is dropped.
@@ -12,35 +12,35 @@ enum Fate<Kept> {
 /// by name, root first; then selected tab, split view, sheet), resolves each route, applies the
 /// policy and writes the report. Shared by ``Restorer``
 /// (with app values) and offline prediction (with records), so that both apply the same rules.
-struct RestorePass<Kept> {
+package struct RestorePass<Kept> {
   /// One route's or value's fate, in snapshot order.
-  struct Entry {
-    var location: RouteLocation
-    var tag: String?
+  package struct Entry {
+    package var location: RouteLocation
+    package var tag: String?
     /// `nil` for a kept route.
-    var reason: DropReason?
+    package var reason: DropReason?
     /// Set when only the app can tell.
-    var undetermined: String?
+    package var undetermined: String?
   }
 
   /// What the walk brought back.
-  struct Result {
-    var stacks: [String: [Kept]] = [:]
-    var selectedTab: Kept?
-    var sidebarSelection: Kept?
-    var contentSelection: Kept?
-    var sheet: Kept?
-    var columnVisibility: ColumnVisibility = .automatic
-    var preferredCompactColumn: SplitColumn?
-    var entries: [Entry] = []
-    var report = RestoreReport(outcome: .restored)
+  package struct Result {
+    package var stacks: [String: [Kept]] = [:]
+    package var selectedTab: Kept?
+    package var sidebarSelection: Kept?
+    package var contentSelection: Kept?
+    package var sheet: Kept?
+    package var columnVisibility: ColumnVisibility = .automatic
+    package var preferredCompactColumn: SplitColumn?
+    package var entries: [Entry] = []
+    package var report = RestoreReport(outcome: .restored)
 
     /// Whether the scene is the root: nothing of it is to be shown.
-    var isRoot: Bool { report.outcome == .root }
+    package var isRoot: Bool { report.outcome == .root }
   }
 
-  let policy: RestorePolicy
-  let resolve: (RouteRecord, RouteLocation) -> Fate<Kept>
+  package let policy: RestorePolicy
+  package let resolve: (RouteRecord, RouteLocation) -> Fate<Kept>
 
   private var result = Result()
   private var routeFailed = false
@@ -50,13 +50,14 @@ struct RestorePass<Kept> {
   /// The index of the route that failed in the stack being walked, under `cutAtFirstFailure`.
   private var failedIndex: Int?
 
-  init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Fate<Kept>) {
+  package init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Fate<Kept>)
+  {
     self.policy = policy
     self.resolve = resolve
   }
 
   /// Walks the snapshot and returns every route's fate and the report.
-  mutating func walk(_ snapshot: SceneSnapshot) -> Result {
+  package mutating func walk(_ snapshot: SceneSnapshot) -> Result {
     snapshot.forEachSlot(
       enteringStack: { name in
         result.stacks[name] = []

@@ -96,13 +96,13 @@ public struct Restorer: Sendable {
   /// one): a newer route schema, or any route newer than its registered version. Such a scene
   /// restores to the root as a whole, nothing is decoded, and the stored data stays for when the user
   /// updates again. `nil` when nothing is newer.
-  func newerVersions(in snapshot: SceneSnapshot) -> RestoreReport? {
+  package func newerVersions(in snapshot: SceneSnapshot) -> RestoreReport? {
     Self.newerVersions(
       in: snapshot, schemaVersion: registry.schemaVersion, version: registry.version(of:))
   }
 
   /// ``newerVersions(in:)`` for any source of versions (a registry, or a manifest offline).
-  static func newerVersions(
+  package static func newerVersions(
     in snapshot: SceneSnapshot, schemaVersion: Int, version: (String) -> Int?
   ) -> RestoreReport? {
     if snapshot.metadata.routeSchemaVersion > schemaVersion {
@@ -133,7 +133,7 @@ public struct Restorer: Sendable {
   }
 
   /// Decodes and validates one record, without any policy.
-  func resolve(
+  package func resolve(
     _ record: RouteRecord,
     at location: RouteLocation,
     decoder: JSONDecoder
@@ -184,7 +184,7 @@ public struct Restorer: Sendable {
     return .kept(RestoredRoute(value: value, record: current, storedRecord: record))
   }
 
-  static func unreadable(_ error: SnapshotFormatError) -> RestoreReport {
+  package static func unreadable(_ error: SnapshotFormatError) -> RestoreReport {
     let reason: DropReason =
       if error.code == .newerFormat {
         // The same words as DropReason.newerFormat(found:supported:).
@@ -199,7 +199,7 @@ public struct Restorer: Sendable {
   /// The payload's own problem, with the path where decoding stopped. When decoding stopped at the
   /// top of an object, the message names the object's keys: for an enum, the stored case (a case
   /// that was removed or renamed shows up as `keys: order`).
-  static func reason(_ error: DecodingError, payload: Data) -> DropReason {
+  package static func reason(_ error: DecodingError, payload: Data) -> DropReason {
     var reason = reason(error)
     guard reason.code == .undecodable, reason.codingPath == "",
       let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
@@ -209,7 +209,7 @@ public struct Restorer: Sendable {
     return reason
   }
 
-  static func reason(_ error: DecodingError) -> DropReason {
+  package static func reason(_ error: DecodingError) -> DropReason {
     switch error {
     case .keyNotFound(let key, let context):
       return .undecodable(

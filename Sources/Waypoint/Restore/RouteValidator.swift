@@ -12,7 +12,7 @@ public struct RouteValidator: Sendable {
     case reject(String)
   }
 
-  let check: @Sendable (any RestorableRoute, RouteLocation) -> Verdict
+  package let check: @Sendable (any RestorableRoute, RouteLocation) -> Verdict
 
   /// A validator for the routes of one type; routes of other types pass.
   public init<Route: RestorableRoute>(

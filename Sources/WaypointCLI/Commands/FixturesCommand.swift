@@ -1,6 +1,7 @@
 import ExampleShop
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 /// `waypoint fixtures record RELEASE DIR (--demo | --manifest FILE) [--scene ID] [--force]`: freezes a release for `WaypointTesting`'s `releasesRestore` assertion.

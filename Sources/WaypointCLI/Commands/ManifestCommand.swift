@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 
 /// `waypoint manifest diff OLD NEW [--release NAME]`: what the routes saved by the release of `OLD`
 /// become under the build of `NEW`, in route terms, for CI pipelines.

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 import WaypointTools
 

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 /// `waypoint show SCENE [--snapshot ID]`: a scene's snapshot drawn as a tree.

@@ -1,6 +1,7 @@
 import ExampleShop
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointNavigation
 import WaypointSQLite
 

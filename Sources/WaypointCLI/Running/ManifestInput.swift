@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 
 /// The options every command that judges snapshots against a route manifest shares: `--manifest
 /// FILE` and `--policy`.

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 /// What a restore would do with one scene's latest snapshot, predicted from a route manifest,

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 
 extension WaypointAssert {
   /// Proves that the route manifest of `registry` (the current build) is the one committed at

@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 
 /// The snapshots that matter in one released version, with that version's route manifest, recorded
 /// into a folder committed with the app's tests.

@@ -1,4 +1,5 @@
 import Waypoint
+import WaypointManifest
 
 /// The kind of a reason, without messages that differ between `JSONDecoder` and the validator.
 func kind(_ reason: DropReason) -> String {
