@@ -38,9 +38,21 @@ struct LatestSnapshotCacheTests {
   @Test("past its capacity the cache starts over; forgetting and emptying leave nothing behind")
   func capacity() {
     var cache = LatestSnapshotCache()
-    for index in 0..<LatestSnapshotCache.capacity { cache["scene \(index)"] = entry(Int64(index)) }
-    #expect(cache["scene 0"]?.id == 0)
-    cache["one more"] = entry(99)
+    func entry(_ id: Int64, bytes: Int) -> LatestSnapshotCache.Entry {
+      LatestSnapshotCache.Entry(
+        id: id, document: Data(count: bytes), quarantined: false, count: 1)
+    }
+    let quarter = LatestSnapshotCache.capacity / 4
+    for index in 0..<4 { cache["scene \(index)"] = entry(Int64(index), bytes: quarter) }
+    #expect((0..<4).allSatisfy { cache["scene \($0)"]?.id == Int64($0) }, "exactly full")
+    // Replacing an entry counts its new size only.
+    cache["scene 3"] = entry(33, bytes: quarter)
+    #expect(cache["scene 0"]?.id == 0 && cache["scene 3"]?.id == 33)
+    // Forgetting gives its bytes back.
+    cache.forget("scene 3")
+    cache["scene 4"] = entry(4, bytes: quarter)
+    #expect(cache["scene 0"]?.id == 0 && cache["scene 4"]?.id == 4)
+    cache["one more"] = entry(99, bytes: 1)
     #expect(cache["scene 0"] == nil && cache["one more"]?.id == 99)
     cache.invalidate()
     #expect(cache["one more"] == nil)

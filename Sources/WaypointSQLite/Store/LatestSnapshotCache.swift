@@ -22,13 +22,16 @@ struct LatestSnapshotCache {
     var count: Int
   }
 
-  /// The most scenes the cache remembers. An app has a few scenes; past this, the cache starts
-  /// over, and a scene's next save reads its latest snapshot from the file as a first save does.
-  static let capacity = 64
+  /// The most document bytes the cache holds (1 MiB: a thousand scenes of typical size). Past
+  /// this, the cache starts over, and a scene's next save reads its latest snapshot from the file
+  /// as a first save does.
+  static let capacity = 1 << 20
 
   /// The entries, by the scene id's UTF-8 bytes (``SceneID``: "café" in NFC and in NFD are two
   /// scenes, where `String` equality would take them for one).
   private var entries: [[UInt8]: Entry] = [:]
+  /// The sum of the entries' document sizes.
+  private var bytes = 0
   /// The `data_version` the entries are valid for.
   private var dataVersion: Int64?
 
@@ -41,7 +44,7 @@ struct LatestSnapshotCache {
   mutating func sync(_ db: Database) throws(SQLiteError) -> Bool {
     let version = try db.dataVersion()
     guard version != dataVersion else { return true }
-    entries.removeAll()
+    removeAll()
     dataVersion = version
     return false
   }
@@ -50,17 +53,26 @@ struct LatestSnapshotCache {
   subscript(scene: String) -> Entry? {
     get { entries[Array(scene.utf8)] }
     set {
-      if newValue != nil, entries.count >= Self.capacity { entries.removeAll() }
-      entries[Array(scene.utf8)] = newValue
+      let key = Array(scene.utf8)
+      if let old = entries.removeValue(forKey: key) { bytes -= old.document.count }
+      guard let newValue else { return }
+      if bytes + newValue.document.count > Self.capacity { removeAll() }
+      entries[key] = newValue
+      bytes += newValue.document.count
     }
   }
 
   /// Forgets one scene (a write of this connection that changed that scene's rows alone).
-  mutating func forget(_ scene: String) { entries[Array(scene.utf8)] = nil }
+  mutating func forget(_ scene: String) { self[scene] = nil }
 
   /// Forgets everything (a write that is not a save, a failed transaction, a new connection).
   mutating func invalidate() {
-    entries.removeAll()
+    removeAll()
     dataVersion = nil
+  }
+
+  private mutating func removeAll() {
+    entries.removeAll()
+    bytes = 0
   }
 }
