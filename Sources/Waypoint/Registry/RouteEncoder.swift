@@ -9,64 +9,18 @@ import Foundation
 /// `JSONEncoder` as the oracle, byte for byte. Where another Foundation's `JSONEncoder` writes a
 /// number otherwise, both texts decode to the same value.
 ///
-/// Not thread-safe: one encoding at a time per instance; ``encode(_:)`` makes one.
-package final class RouteEncoder: Encoder {
-  /// A value being encoded: either written already, or a container still being filled.
-  package enum Node {
-    /// A scalar or a string, as its JSON text.
-    case text(String)
-    /// A string, escaped when written.
-    case string(String)
-    case object(ObjectBox)
-    case array(ArrayBox)
-  }
-
-  /// An object's members, in the order they were encoded; a key encoded again replaces its value,
-  /// as `JSONEncoder` does.
-  package final class ObjectBox {
-    package var members: [(key: String, value: Node)] = []
-
-    package func set(_ value: Node, for key: String) {
-      if let place = members.firstIndex(where: { $0.key == key }) {
-        members[place].value = value
-      } else {
-        members.append((key, value))
-      }
-    }
-  }
-
-  /// An array's elements.
-  package final class ArrayBox {
-    package var elements: [Node] = []
-  }
-
-  /// Where this encoder's one value goes: the root, an object's member or an array's element
-  /// (a `superEncoder`).
-  private enum Destination {
-    case root
-    case member(ObjectBox, String)
-    case element(ArrayBox, Int)
-  }
-
-  package let codingPath: [any CodingKey]
-  package var userInfo: [CodingUserInfoKey: Any] { [:] }
-  /// The value encoded, once a container was asked for or a value encoded.
-  private(set) var root: Node?
-  private let destination: Destination
-
-  private init(codingPath: [any CodingKey], destination: Destination) {
-    self.codingPath = codingPath
-    self.destination = destination
-  }
-
+/// The values of one encoding are slots of one array (a tree by indices), so that an encoding
+/// allocates little beyond what `Encoder`'s containers themselves box; the encoders and
+/// containers handed to a value's `encode(to:)` are two words each: the array and a slot.
+package enum RouteEncoder {
   /// The JSON of `value`.
   ///
   /// - Throws: `EncodingError` where `JSONEncoder` throws one: a number that is not finite, or a
   ///   value that encodes nothing; and what the value's own `encode(to:)` throws.
   package static func encode(_ value: some Encodable) throws -> String {
-    let encoder = RouteEncoder(codingPath: [], destination: .root)
-    let node = try encoder.box(value)
-    guard let node else {
+    let tree = Tree()
+    try tree.encode(value, into: 0)
+    guard tree.slots[0].kind != .unset else {
       throw EncodingError.invalidValue(
         value,
         EncodingError.Context(
@@ -74,79 +28,8 @@ package final class RouteEncoder: Encoder {
           debugDescription: "Top-level \(type(of: value)) did not encode any values."))
     }
     var writer = JSONWriter(capacity: 64)
-    write(node, to: &writer)
+    tree.write(0, to: &writer)
     return String(decoding: writer.finish(), as: UTF8.self)
-  }
-
-  /// Sets this encoder's value, in its destination too.
-  private func set(_ node: Node) {
-    root = node
-    switch destination {
-    case .root: break
-    case .member(let object, let key): object.set(node, for: key)
-    case .element(let array, let index): array.elements[index] = node
-    }
-  }
-
-  package func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    let object: ObjectBox
-    if case .object(let existing) = root {
-      object = existing
-    } else {
-      object = ObjectBox()
-      set(.object(object))
-    }
-    return KeyedEncodingContainer(KeyedContainer(object: object, codingPath: codingPath))
-  }
-
-  package func unkeyedContainer() -> any UnkeyedEncodingContainer {
-    let array: ArrayBox
-    if case .array(let existing) = root {
-      array = existing
-    } else {
-      array = ArrayBox()
-      set(.array(array))
-    }
-    return UnkeyedContainer(array: array, codingPath: codingPath)
-  }
-
-  package func singleValueContainer() -> any SingleValueEncodingContainer {
-    SingleValueContainer(encoder: self)
-  }
-
-  // MARK: Values
-
-  /// The node of `value`: the types `JSONEncoder` writes in its own way (told by their type, not
-  /// by a cast, which costs more than the rest of a route's encoding), or what the value's
-  /// `encode(to:)` gives through a nested encoder at this place (`nil` when it encoded nothing).
-  fileprivate func box<T: Encodable>(_ value: T, at key: (any CodingKey)? = nil) throws -> Node? {
-    if T.self == String.self { return .string(value as! String) }
-    if T.self == Int.self { return .text(String(value as! Int)) }
-    if T.self == Bool.self { return .text((value as! Bool) ? "true" : "false") }
-    if T.self == Double.self { return try .text(Self.text(value as! Double, key)) }
-    if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
-    if T.self == URL.self { return .string((value as! URL).absoluteString) }
-    if T.self == Decimal.self { return .text((value as! Decimal).description) }
-    if T.self == Float.self { return try .text(Self.text(value as! Float, key)) }
-    if let integer = Self.integerText(value) { return .text(integer) }
-    let nested = RouteEncoder(
-      codingPath: key.map { codingPath + [$0] } ?? codingPath, destination: .root)
-    try value.encode(to: nested)
-    return nested.root
-  }
-
-  /// The digits of a value of a fixed-width integer type other than `Int`, `nil` for another type.
-  private static func integerText<T>(_ value: T) -> String? {
-    if T.self == Int64.self { return String(value as! Int64) }
-    if T.self == UInt64.self { return String(value as! UInt64) }
-    if T.self == Int32.self { return String(value as! Int32) }
-    if T.self == UInt32.self { return String(value as! UInt32) }
-    if T.self == Int16.self { return String(value as! Int16) }
-    if T.self == UInt16.self { return String(value as! UInt16) }
-    if T.self == Int8.self { return String(value as! Int8) }
-    if T.self == UInt8.self { return String(value as! UInt8) }
-    if T.self == UInt.self { return String(value as! UInt) }
-    return nil
   }
 
   /// A floating-point number as `JSONEncoder` writes it: its shortest description, without a
@@ -167,140 +50,342 @@ package final class RouteEncoder: Encoder {
     if text.hasSuffix(".0") { text.removeLast(2) }
     return text
   }
+}
 
-  // MARK: Writing
+extension RouteEncoder {
+  /// One encoding's values. Slot 0 is the root; every other slot is a member of an object or an
+  /// element of an array, linked from its container in the order it was added.
+  ///
+  /// Not thread-safe: one encoding at a time, as `Encoder` is used.
+  final class Tree {
+    enum Kind: UInt8 {
+      /// Nothing encoded yet.
+      case unset
+      /// A scalar, its JSON text in `text`.
+      case literal
+      /// A string, escaped when written.
+      case string
+      case object
+      case array
+    }
 
-  /// Writes `node` compact, objects' keys sorted by their UTF-8 bytes.
-  private static func write(_ node: Node, to writer: inout JSONWriter) {
-    switch node {
-    case .text(let text):
-      writer.ascii(text)
-    case .string(let string):
-      writer.quoted(string, escapingSlashes: true)
-    case .array(let array):
-      writer.byte(0x5B)
-      for (index, element) in array.elements.enumerated() {
-        if index > 0 { writer.byte(0x2C) }
-        write(element, to: &writer)
+    struct Slot {
+      var kind = Kind.unset
+      /// A literal's text, a string's value.
+      var text = ""
+      /// The member's key, for a member of an object.
+      var key = ""
+      var parent: Int32
+      /// The element's index, for an element of an array.
+      var position: Int32 = 0
+      var firstChild: Int32 = -1
+      var lastChild: Int32 = -1
+      var next: Int32 = -1
+      var childCount: Int32 = 0
+    }
+
+    var slots: [Slot]
+
+    init() {
+      slots = []
+      slots.reserveCapacity(8)
+      slots.append(Slot(parent: -1))
+    }
+
+    // MARK: Building
+
+    /// Makes `slot` a scalar or a string.
+    func set(_ slot: Int, _ kind: Kind, _ text: String) {
+      Self.reset(&slots[slot], kind, text)
+    }
+
+    private static func reset(_ slot: inout Slot, _ kind: Kind, _ text: String) {
+      slot.kind = kind
+      slot.text = text
+      slot.firstChild = -1
+      slot.lastChild = -1
+      slot.childCount = 0
+    }
+
+    /// Makes `slot` a container of `kind`, keeping its members when it is one already (a second
+    /// `container(keyedBy:)` on the same encoder adds to the first).
+    func makeContainer(_ slot: Int, _ kind: Kind) {
+      guard slots[slot].kind != kind else { return }
+      set(slot, kind, "")
+    }
+
+    /// The slot of `object`'s member `key`: the one already there (emptied, as `JSONEncoder`
+    /// replaces a key encoded again), or a new one.
+    func member(_ key: String, of object: Int) -> Int {
+      Self.member(key, of: object, in: &slots)
+    }
+
+    /// A new element of `array`.
+    func element(of array: Int) -> Int {
+      Self.element(of: array, in: &slots)
+    }
+
+    private static func member(_ key: String, of object: Int, in slots: inout [Slot]) -> Int {
+      var child = Int(slots[object].firstChild)
+      while child >= 0 {
+        if slots[child].key == key {
+          reset(&slots[child], .unset, "")
+          return child
+        }
+        child = Int(slots[child].next)
       }
-      writer.byte(0x5D)
-    case .object(let object):
-      writer.byte(0x7B)
-      let members =
-        object.members.count < 2
-        ? object.members : object.members.sorted { SceneSnapshot.precedes($0.key, $1.key) }
-      for (index, member) in members.enumerated() {
-        if index > 0 { writer.byte(0x2C) }
-        writer.quoted(member.key, escapingSlashes: true)
-        writer.byte(0x3A)
-        write(member.value, to: &writer)
+      var slot = Slot(parent: Int32(object))
+      slot.key = key
+      return append(slot, to: object, in: &slots)
+    }
+
+    private static func element(of array: Int, in slots: inout [Slot]) -> Int {
+      var slot = Slot(parent: Int32(array))
+      slot.position = slots[array].childCount
+      return append(slot, to: array, in: &slots)
+    }
+
+    private static func append(_ slot: Slot, to container: Int, in slots: inout [Slot]) -> Int {
+      let index = slots.count
+      slots.append(slot)
+      if slots[container].lastChild >= 0 {
+        slots[Int(slots[container].lastChild)].next = Int32(index)
+      } else {
+        slots[container].firstChild = Int32(index)
       }
-      writer.byte(0x7D)
+      slots[container].lastChild = Int32(index)
+      slots[container].childCount += 1
+      return index
+    }
+
+    /// The coding path of `slot`: the keys and indices from the root down to it.
+    func codingPath(_ slot: Int) -> [any CodingKey] {
+      var path: [any CodingKey] = []
+      var current = slot
+      while current > 0 {
+        let parent = Int(slots[current].parent)
+        path.append(
+          slots[parent].kind == .array
+            ? PathKey(index: Int(slots[current].position)) : PathKey(slots[current].key))
+        current = parent
+      }
+      return path.reversed()
+    }
+
+    /// Encodes `value` into `slot`: the types `JSONEncoder` writes in its own way (told by their
+    /// type, not by a cast, which costs more than the rest of a route's encoding), or what the
+    /// value's `encode(to:)` writes. The slot stays unset when the value encodes nothing.
+    func encode<T: Encodable>(_ value: T, into slot: Int, key: (any CodingKey)? = nil) throws {
+      if T.self == String.self { return set(slot, .string, value as! String) }
+      if T.self == Int.self { return set(slot, .literal, String(value as! Int)) }
+      if T.self == Bool.self { return set(slot, .literal, (value as! Bool) ? "true" : "false") }
+      if T.self == Double.self {
+        return try set(slot, .literal, RouteEncoder.text(value as! Double, key))
+      }
+      if T.self == Data.self {
+        return set(slot, .string, (value as! Data).base64EncodedString())
+      }
+      if T.self == URL.self { return set(slot, .string, (value as! URL).absoluteString) }
+      if T.self == Decimal.self { return set(slot, .literal, (value as! Decimal).description) }
+      if T.self == Float.self {
+        return try set(slot, .literal, RouteEncoder.text(value as! Float, key))
+      }
+      if let integer = Self.integerText(value) { return set(slot, .literal, integer) }
+      try value.encode(to: SlotEncoder(tree: self, slot: slot))
+    }
+
+    /// Encodes `value` into `slot`, as an empty object when it encodes nothing (what
+    /// `JSONEncoder` writes for a nested value that encodes nothing).
+    func encodeNested<T: Encodable>(_ value: T, into slot: Int, key: (any CodingKey)?) throws {
+      try encode(value, into: slot, key: key)
+      if slots[slot].kind == .unset { set(slot, .object, "") }
+    }
+
+    /// The digits of a value of a fixed-width integer type other than `Int`, `nil` for another
+    /// type.
+    private static func integerText<T>(_ value: T) -> String? {
+      if T.self == Int64.self { return String(value as! Int64) }
+      if T.self == UInt64.self { return String(value as! UInt64) }
+      if T.self == Int32.self { return String(value as! Int32) }
+      if T.self == UInt32.self { return String(value as! UInt32) }
+      if T.self == Int16.self { return String(value as! Int16) }
+      if T.self == UInt16.self { return String(value as! UInt16) }
+      if T.self == Int8.self { return String(value as! Int8) }
+      if T.self == UInt8.self { return String(value as! UInt8) }
+      if T.self == UInt.self { return String(value as! UInt) }
+      return nil
+    }
+
+    // MARK: Writing
+
+    /// Writes `slot` compact, objects' keys sorted by their UTF-8 bytes.
+    func write(_ slot: Int, to writer: inout JSONWriter) {
+      Self.write(slot, of: slots, to: &writer)
+    }
+
+    private static func write(_ slot: Int, of slots: [Slot], to writer: inout JSONWriter) {
+      switch slots[slot].kind {
+      case .unset:
+        // A member whose value encoded nothing was made an empty object when it was encoded.
+        writer.byte(0x7B)
+        writer.byte(0x7D)
+      case .literal:
+        writer.ascii(slots[slot].text)
+      case .string:
+        writer.quoted(slots[slot].text, escapingSlashes: true)
+      case .array:
+        writer.byte(0x5B)
+        var child = Int(slots[slot].firstChild)
+        while child >= 0 {
+          if child != Int(slots[slot].firstChild) { writer.byte(0x2C) }
+          write(child, of: slots, to: &writer)
+          child = Int(slots[child].next)
+        }
+        writer.byte(0x5D)
+      case .object:
+        writer.byte(0x7B)
+        var members: [Int] = []
+        members.reserveCapacity(Int(slots[slot].childCount))
+        var child = Int(slots[slot].firstChild)
+        var inOrder = true
+        while child >= 0 {
+          if let last = members.last, !SceneSnapshot.precedes(slots[last].key, slots[child].key) {
+            inOrder = false
+          }
+          members.append(child)
+          child = Int(slots[child].next)
+        }
+        if !inOrder { members.sort { SceneSnapshot.precedes(slots[$0].key, slots[$1].key) } }
+        for (index, member) in members.enumerated() {
+          if index > 0 { writer.byte(0x2C) }
+          writer.quoted(slots[member].key, escapingSlashes: true)
+          writer.byte(0x3A)
+          write(member, of: slots, to: &writer)
+        }
+        writer.byte(0x7D)
+      }
     }
   }
 
-  // MARK: Containers
+  // MARK: Encoder and containers
 
-  private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    package let object: ObjectBox
-    package let codingPath: [any CodingKey]
+  /// The encoder of one slot.
+  struct SlotEncoder: Encoder {
+    let tree: Tree
+    let slot: Int
+    var codingPath: [any CodingKey] { tree.codingPath(slot) }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    package func encodeNil(forKey key: Key) { object.set(.text("null"), for: key.stringValue) }
-
-    package func encode(_ value: String, forKey key: Key) {
-      object.set(.string(value), for: key.stringValue)
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+      tree.makeContainer(slot, .object)
+      return KeyedEncodingContainer(KeyedContainer(tree: tree, slot: slot))
     }
 
-    package func encode(_ value: Int, forKey key: Key) {
-      object.set(.text(String(value)), for: key.stringValue)
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+      tree.makeContainer(slot, .array)
+      return UnkeyedContainer(tree: tree, slot: slot)
     }
 
-    package func encode(_ value: Bool, forKey key: Key) {
-      object.set(.text(value ? "true" : "false"), for: key.stringValue)
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+      SingleValueContainer(tree: tree, slot: slot)
+    }
+  }
+
+  struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let tree: Tree
+    let slot: Int
+    var codingPath: [any CodingKey] { tree.codingPath(slot) }
+
+    func encodeNil(forKey key: Key) {
+      tree.set(tree.member(key.stringValue, of: slot), .literal, "null")
     }
 
-    package func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      let encoder = RouteEncoder(codingPath: codingPath, destination: .root)
-      // A value that encodes nothing is an empty object, as JSONEncoder writes it.
-      let node = try encoder.box(value, at: key) ?? .object(ObjectBox())
-      object.set(node, for: key.stringValue)
+    func encode(_ value: String, forKey key: Key) {
+      tree.set(tree.member(key.stringValue, of: slot), .string, value)
     }
 
-    package func nestedContainer<NestedKey: CodingKey>(
+    func encode(_ value: Int, forKey key: Key) {
+      tree.set(tree.member(key.stringValue, of: slot), .literal, String(value))
+    }
+
+    func encode(_ value: Bool, forKey key: Key) {
+      tree.set(tree.member(key.stringValue, of: slot), .literal, value ? "true" : "false")
+    }
+
+    func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+      try tree.encodeNested(value, into: tree.member(key.stringValue, of: slot), key: key)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-      let nested = ObjectBox()
-      object.set(.object(nested), for: key.stringValue)
-      return KeyedEncodingContainer(
-        KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
+      let member = tree.member(key.stringValue, of: slot)
+      tree.makeContainer(member, .object)
+      return KeyedEncodingContainer(KeyedContainer<NestedKey>(tree: tree, slot: member))
     }
 
-    package func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      let nested = ArrayBox()
-      object.set(.array(nested), for: key.stringValue)
-      return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
+    func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+      let member = tree.member(key.stringValue, of: slot)
+      tree.makeContainer(member, .array)
+      return UnkeyedContainer(tree: tree, slot: member)
     }
 
-    package func superEncoder() -> any Encoder { superEncoder(named: "super") }
+    func superEncoder() -> any Encoder { superEncoder(named: "super") }
 
-    package func superEncoder(forKey key: Key) -> any Encoder {
-      superEncoder(named: key.stringValue)
-    }
+    func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key.stringValue) }
 
+    /// An encoder of the member `name`, an empty object until something is encoded into it.
     private func superEncoder(named name: String) -> any Encoder {
-      object.set(.object(ObjectBox()), for: name)
-      return RouteEncoder(
-        codingPath: codingPath + [PathKey(name)], destination: .member(object, name))
+      let member = tree.member(name, of: slot)
+      tree.makeContainer(member, .object)
+      return SlotEncoder(tree: tree, slot: member)
     }
   }
 
-  private struct UnkeyedContainer: UnkeyedEncodingContainer {
-    package let array: ArrayBox
-    package let codingPath: [any CodingKey]
-    package var count: Int { array.elements.count }
+  struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let tree: Tree
+    let slot: Int
+    var codingPath: [any CodingKey] { tree.codingPath(slot) }
+    var count: Int { Int(tree.slots[slot].childCount) }
 
-    package func encodeNil() { array.elements.append(.text("null")) }
+    func encodeNil() { tree.set(tree.element(of: slot), .literal, "null") }
 
-    package func encode<T: Encodable>(_ value: T) throws {
-      let encoder = RouteEncoder(codingPath: codingPath, destination: .root)
-      let node = try encoder.box(value, at: PathKey(index: count)) ?? .object(ObjectBox())
-      array.elements.append(node)
+    func encode<T: Encodable>(_ value: T) throws {
+      let key = PathKey(index: count)
+      try tree.encodeNested(value, into: tree.element(of: slot), key: key)
     }
 
-    package func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
       -> KeyedEncodingContainer<NestedKey>
     {
-      let nested = ObjectBox()
-      let key = PathKey(index: count)
-      array.elements.append(.object(nested))
-      return KeyedEncodingContainer(
-        KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
+      let element = tree.element(of: slot)
+      tree.makeContainer(element, .object)
+      return KeyedEncodingContainer(KeyedContainer<NestedKey>(tree: tree, slot: element))
     }
 
-    package func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-      let nested = ArrayBox()
-      let key = PathKey(index: count)
-      array.elements.append(.array(nested))
-      return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
+    func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+      let element = tree.element(of: slot)
+      tree.makeContainer(element, .array)
+      return UnkeyedContainer(tree: tree, slot: element)
     }
 
-    package func superEncoder() -> any Encoder {
-      let index = count
-      array.elements.append(.object(ObjectBox()))
-      return RouteEncoder(
-        codingPath: codingPath + [PathKey(index: index)], destination: .element(array, index))
+    func superEncoder() -> any Encoder {
+      let element = tree.element(of: slot)
+      tree.makeContainer(element, .object)
+      return SlotEncoder(tree: tree, slot: element)
     }
   }
 
-  private struct SingleValueContainer: SingleValueEncodingContainer {
-    package let encoder: RouteEncoder
-    package var codingPath: [any CodingKey] { encoder.codingPath }
+  struct SingleValueContainer: SingleValueEncodingContainer {
+    let tree: Tree
+    let slot: Int
+    var codingPath: [any CodingKey] { tree.codingPath(slot) }
 
-    package func encodeNil() { encoder.set(.text("null")) }
+    func encodeNil() { tree.set(slot, .literal, "null") }
 
-    package func encode<T: Encodable>(_ value: T) throws {
-      let nested = RouteEncoder(codingPath: encoder.codingPath, destination: .root)
-      encoder.set(try nested.box(value) ?? .object(ObjectBox()))
+    func encode<T: Encodable>(_ value: T) throws {
+      tree.set(slot, .unset, "")
+      try tree.encodeNested(value, into: slot, key: nil)
     }
   }
 }
