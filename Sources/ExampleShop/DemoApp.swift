@@ -28,8 +28,14 @@ package enum DemoApp {
 
     package static func registry() -> RouteRegistry {
       RouteRegistry(schemaVersion: 1)
-        .registering(Tab.self, tag: "DemoApp.Tab")
-        .registering(Route.self, tag: "DemoApp.Route")
+        .registering(Tab.self, tag: "DemoApp.Tab", examples: [.shop, .orders, .account])
+        .registering(
+          Route.self, tag: "DemoApp.Route",
+          examples: [
+            .category(name: "Shoes"), .product(id: 7), .order(id: 42), .profile(userId: 1), .faq,
+            .settings,
+          ]
+        )
         .registering(Promo.self, tag: "DemoApp.Promo")
         .registering(Search.self, tag: "DemoApp.Search")
     }

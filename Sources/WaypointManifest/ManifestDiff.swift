@@ -6,17 +6,22 @@ import Waypoint
 ///
 /// The one comparison behind `WaypointTesting`'s `manifestMatches` and `waypoint manifest diff`.
 /// It reads only decoded manifests (``RouteManifest/init(decoding:limits:)`` already refused
-/// malformed, oversized and newer-format files), so it cannot fail; shapes known only in part
-/// (opaque) are reported as not compared rather than guessed.
+/// malformed, oversized and newer-format files), so it cannot fail. A tag whose shape either
+/// manifest knows only in part (opaque: an enum registered without examples) is a finding of its
+/// own, ``Finding/cannotCompare``: the comparison could not look, and says so rather than reporting
+/// no difference.
 package struct ManifestDiff: Sendable {
-  /// One difference: its sentence, and `losesRoutes` when saved routes will be dropped.
+  /// One difference: its sentence; `losesRoutes` when saved routes will be dropped;
+  /// `cannotCompare` when a tag's shape is not known well enough to tell.
   package struct Finding: Hashable, Sendable {
     package var text: String
     package var losesRoutes: Bool
+    package var cannotCompare: Bool
 
-    package init(text: String, losesRoutes: Bool) {
+    package init(text: String, losesRoutes: Bool, cannotCompare: Bool = false) {
       self.text = text
       self.losesRoutes = losesRoutes
+      self.cannotCompare = cannotCompare
     }
   }
 
@@ -33,14 +38,39 @@ package struct ManifestDiff: Sendable {
     self.release = release
   }
 
-  /// The differences, the ones that lose saved routes first, each group in manifest order.
+  /// The differences, the ones that lose saved routes first, then the tags that could not be
+  /// compared, then the notes, each group in manifest order.
   package func orderedFindings() -> [Finding] {
     let all = findings()
-    return all.filter(\.losesRoutes) + all.filter { !$0.losesRoutes }
+    return all.filter(\.losesRoutes) + all.filter(\.cannotCompare)
+      + all.filter { !$0.losesRoutes && !$0.cannotCompare }
   }
 
   /// Whether saved routes of the older release would be dropped by the newer build.
   package var losesRoutes: Bool { findings().contains(where: \.losesRoutes) }
+
+  /// The finding for a tag whose shape is known only in part in `side`.
+  private static func unknownShape(_ tag: String, _ name: String, in side: String) -> Finding {
+    Finding(
+      text: "tag \(name): its shape is not known in the \(side) manifest; "
+        + "register examples for `\(tag)` (one value of every case)",
+      losesRoutes: false, cannotCompare: true)
+  }
+
+  /// The unknown-shape finding for a tag present in both manifests, `nil` when both shapes are
+  /// known.
+  private static func unknownShape(
+    _ old: RouteManifest.Route, _ new: RouteManifest.Route, _ name: String
+  )
+    -> Finding?
+  {
+    switch (old.shape.containsOpaque, new.shape.containsOpaque) {
+    case (false, false): nil
+    case (true, true): unknownShape(new.tag, name, in: "old or the new")
+    case (true, false): unknownShape(new.tag, name, in: "old")
+    case (false, true): unknownShape(new.tag, name, in: "new")
+    }
+  }
 
   /// The differences in manifest order: schema, then each older tag, then the added tags.
   package func findings() -> [Finding] {
@@ -62,6 +92,7 @@ package struct ManifestDiff: Sendable {
         continue
       }
       let name = new.tag == old.tag ? "`\(old.tag)`" : "`\(old.tag)` (now `\(new.tag)`)"
+      let unknown = Self.unknownShape(old, new, name)
       if new.version < old.version {
         findings.append(
           Finding(
@@ -77,13 +108,19 @@ package struct ManifestDiff: Sendable {
               text: "tag \(name): version bumped to \(new.version) without a migration from "
                 + "\(version): \(saved) reach the new type unchanged", losesRoutes: false))
         }
-        if new.shape != old.shape {
+        if let unknown {
+          findings.append(unknown)
+        } else if new.shape != old.shape {
           findings.append(
             Finding(
               text: "tag \(name): shape changed with version \(new.version) (its migrations carry "
                 + "\(saved); the round-trip and frozen-release checks prove them)",
               losesRoutes: false))
         }
+        continue
+      }
+      if let unknown {
+        findings.append(unknown)
         continue
       }
       guard new.shape != old.shape else { continue }
@@ -94,6 +131,10 @@ package struct ManifestDiff: Sendable {
       && !new.aliases.contains(where: { committed.route(named: $0) != nil })
     {
       findings.append(Finding(text: "tag `\(new.tag)` added", losesRoutes: false))
+      // Nothing saved needs it yet; the next release's comparison would be blind.
+      if new.shape.containsOpaque {
+        findings.append(Self.unknownShape(new.tag, "`\(new.tag)`", in: "new"))
+      }
     }
     return findings
   }
@@ -103,14 +144,6 @@ package struct ManifestDiff: Sendable {
     -> [Finding]
   {
     let unbumped = "without a version bump"
-    if old.containsOpaque || new.containsOpaque {
-      return [
-        Finding(
-          text: "tag \(name): shape known only in part on one side (register an example of every "
-            + "case), so not compared; the frozen-release and round-trip checks judge it",
-          losesRoutes: false)
-      ]
-    }
     switch (old, new) {
     case (.enumeration(let oldCases), .enumeration(let newCases)):
       var findings: [Finding] = []

@@ -61,7 +61,7 @@ struct GuideCodeTests {
       contentsOf: Self.root.appendingPathComponent("Docs/Testing.md"), encoding: .utf8)
     let example = try #require(Self.blocks(guide, info: "text").first)
     let registry = RouteRegistry(schemaVersion: 1)
-      .registering(ShopTab.self)
+      .registering(ShopTab.self, examples: [.shop, .orders, .account])
       .registering(ShopRouteWithoutSettings.self, tag: _typeName(ShopRoute.self, qualified: true))
     let failure = #expect(throws: WaypointTestFailure.self) {
       try WaypointAssert.releasesRestore(

@@ -19,7 +19,7 @@ enum ShopRoute: Codable, Hashable, Sendable {
 enum ShopRoutes {
   static func registry() -> RouteRegistry {
     RouteRegistry(schemaVersion: 1)
-      .registering(ShopTab.self)
+      .registering(ShopTab.self, examples: [.shop, .orders, .account])
       .registering(
         ShopRoute.self,
         examples: [.category(name: "Shoes"), .product(id: 1), .order(id: 1), .settings])

@@ -67,9 +67,62 @@ struct ManifestDriftTests {
           loses routes: tag `DemoApp.Promo` removed or renamed without alias: routes saved by 1.0 will be dropped
           note: tag `DemoApp.Route` (now `DemoApp.Destination`): shape changed with version 3 (its migrations carry routes saved by 1.0; the round-trip and frozen-release checks prove them)
           note: tag `DemoApp.Search`: version bumped to 3 without a migration from 1: routes saved by 1.0 reach the new type unchanged
-          note: tag `DemoApp.Tab`: shape known only in part on one side (register an example of every case), so not compared; the frozen-release and round-trip checks judge it
           Add a migration for what loses routes, or accept the change on purpose: WAYPOINT_RECORD_FIXTURES=1 swift test, then review the diff of the manifest.
         """)
+  }
+
+  @Test("a new user's release pair without examples fails: the comparison cannot look")
+  func blindWithoutExamples() throws {
+    let file = try committed(NewUserReleases.release1(examples: false))
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(
+        file, registry: NewUserReleases.release2(examples: false), release: "1.0",
+        recording: false)
+    }
+    #expect(
+      failure?.message == """
+        the route manifest differs from \(file.path):
+          cannot compare: tag `MyApp.Route`: its shape is not known in the old or the new manifest; register examples for `MyApp.Route` (one value of every case)
+          Register one example of every case (`examples:` in `register`), or pass allowUnknownShapes: true to accept a comparison that cannot look.
+          Add a migration for what loses routes, or accept the change on purpose: WAYPOINT_RECORD_FIXTURES=1 swift test, then review the diff of the manifest.
+        """)
+    // With examples on both sides, the change is compared and named.
+    let known = try committed(NewUserReleases.release1(examples: true))
+    let compared = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(
+        known, registry: NewUserReleases.release2(examples: true), release: "1.0",
+        recording: false)
+    }
+    #expect(
+      compared?.message.contains(
+        "  note: tag `MyApp.Route`: shape changed with version 2 (its migrations carry routes saved by 1.0"
+      ) == true)
+    #expect(compared?.message.contains("cannot compare") == false)
+  }
+
+  @Test(
+    "a committed manifest equal to the current one still fails when a shape is unknown, unless allowed"
+  )
+  func blindEvenWhenUnchanged() throws {
+    let registry = NewUserReleases.release1(examples: false)
+    let file = try committed(registry)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: registry, recording: true)
+    }
+    #expect(
+      failure?.message == """
+        the route manifest \(file.path) cannot tell what a change does to saved routes:
+          cannot compare: tag `MyApp.Route`: its shape is not known in the old or the new manifest; register examples for `MyApp.Route` (one value of every case)
+          Register one example of every case (`examples:` in `register`), or pass allowUnknownShapes: true to accept a comparison that cannot look.
+        """)
+    try WaypointAssert.manifestMatches(
+      file, registry: registry, allowUnknownShapes: true, recording: false)
+    #expect(assertManifestMatches(file, registry: registry, allowUnknownShapes: true))
+    // Registered with examples, the same file no longer matches: the shape became known.
+    #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(
+        file, registry: NewUserReleases.release1(examples: true), recording: false)
+    }
   }
 
   enum Tab: String, Codable, Hashable, Sendable { case shop, orders }

@@ -42,7 +42,7 @@ struct OutsidePackageTests {
     public enum ShopRoutes {
       public static func registry() -> RouteRegistry {
         RouteRegistry(schemaVersion: 1)
-          .registering(ShopTab.self)
+          .registering(ShopTab.self, examples: [.shop, .orders, .account])
           .registering(
             ShopRoute.self,
             examples: [.category(name: "Shoes"), .product(id: 1), .order(id: 1), .settings])

@@ -120,4 +120,53 @@ struct RoundTripTests {
         + "  The manifest's shapes come from the registry's examples: register an example of every case and field"
     )
   }
+
+  enum Tab: String, Codable, Hashable, Sendable, CaseIterable { case shop, orders, account }
+
+  @Test("a check with nothing to look at fails: no values given")
+  func noValues() throws {
+    let registry = RouteRegistry().registering(Route.self, examples: values)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.roundTrips([Route](), restoringWith: Restorer(registry: registry))
+    }
+    #expect(
+      failure?.message
+        == "no values of Route to check: pass the app's route values, one of every case")
+  }
+
+  @Test("a registered enum without examples fails the check, naming the type and the line to add")
+  func typeWithoutExamples() throws {
+    // The values round-trip; the registry's second enum has no example, so its shape is unknown.
+    enum Sheet: Codable, Hashable, Sendable {
+      case share(id: Int)
+      case help
+    }
+    let registry = RouteRegistry().registering(Route.self, examples: values)
+      .registering(Sheet.self, tag: "Shop.Sheet")
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.roundTrips(values, restoringWith: Restorer(registry: registry))
+    }
+    #expect(
+      failure?.message
+        == "Shop.Sheet has no example of some of its cases: the route manifest cannot describe it, "
+        + "so the manifest's checks cannot judge it. Register them: "
+        + "registry.register(Sheet.self, …, examples: [/* one value of every case */])")
+    // With its examples, the same check passes.
+    let complete = RouteRegistry().registering(Route.self, examples: values)
+      .registering(Sheet.self, tag: "Shop.Sheet", examples: [.share(id: 1), .help])
+    try WaypointAssert.roundTrips(values, restoringWith: Restorer(registry: complete))
+  }
+
+  @Test("the values of a CaseIterable route type must hold every case")
+  func caseIterableCoverage() throws {
+    let registry = RouteRegistry().registering(Tab.self, examples: Tab.allCases)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.roundTrips([Tab.shop], restoringWith: Restorer(registry: registry))
+    }
+    #expect(
+      failure?.message
+        == "the values leave out orders, account of Tab (CaseIterable): add them to the values checked"
+    )
+    try WaypointAssert.roundTrips(Tab.allCases, restoringWith: Restorer(registry: registry))
+  }
 }

@@ -13,6 +13,9 @@ enum ManifestCommand: WaypointCommand {
   static let release = OptionKey<String>(
     "--release", value: "NAME",
     help: "The old release's name, for the texts (routes saved by NAME). Default: the old release.")
+  static let allowUnknownShapes = FlagKey(
+    "--allow-unknown-shapes",
+    help: "Exit 0 even when a tag's shape is not known (an enum registered without examples).")
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -24,12 +27,16 @@ enum ManifestCommand: WaypointCommand {
           + "down, a case removed or a field added with no default or retyped without a version "
           + "bump. Notes follow: a version bumped without a migration, added tags, cases and "
           + "optional fields. It is the comparison of WaypointTesting's manifestMatches.",
-        "Exits 1 when saved routes would be lost, 0 otherwise (also for notes only). An empty, "
+        "A tag whose shape either manifest knows only in part (an enum registered without "
+          + "examples: the manifest cannot list its cases) cannot be compared: it is listed as "
+          + "such, and counts as a finding unless --allow-unknown-shapes is given.",
+        "Exits 1 when saved routes would be lost or a tag could not be compared, 0 otherwise "
+          + "(also for notes only). An empty, "
           + "oversized, malformed or newer-format manifest exits 65, a missing one 66. "
           + "Reads no store.",
       ],
       positionals: [action.declaration, old.declaration, new.declaration],
-      options: [release.declaration],
+      options: [release.declaration, allowUnknownShapes.declaration],
       usesStore: false)
   }
 
@@ -48,30 +55,39 @@ enum ManifestCommand: WaypointCommand {
     let findings = ManifestDiff(committed: committed, current: current, release: name)
       .orderedFindings()
     let losses = findings.filter(\.losesRoutes).count
+    let blind = findings.filter(\.cannotCompare).count
     if context.json {
       context.printJSON(
         DiffJSON(
           old: InputFile.name(oldPath), new: InputFile.name(newPath), release: name,
-          losesRoutes: losses > 0, differences: findings.map(DifferenceJSON.init)))
+          losesRoutes: losses > 0, cannotCompare: blind > 0,
+          differences: findings.map(DifferenceJSON.init)))
     } else {
       let text = Formatting.printable
       context.console.out(
         "Comparing \(text(InputFile.name(oldPath))) with \(text(InputFile.name(newPath))):")
       for finding in findings {
-        context.console.out(
+        let label =
           finding.losesRoutes
-            ? "  " + context.style.red("loses routes") + ": \(text(finding.text))"
-            : "  note: \(text(finding.text))")
+          ? context.style.red("loses routes")
+          : finding.cannotCompare ? context.style.yellow("cannot compare") : "note"
+        context.console.out("  \(label): \(text(finding.text))")
       }
       if findings.isEmpty {
         context.console.out("No difference in routes.")
       } else {
-        context.console.out(
+        var summary =
           "\(Formatting.count(findings.count, "difference")), "
-            + "\(losses) losing routes saved by \(text(name)).")
+          + "\(losses) losing routes saved by \(text(name))"
+        if blind > 0 {
+          summary +=
+            ", \(Formatting.count(blind, "tag")) not compared"
+            + (context[allowUnknownShapes] ? " (allowed by --allow-unknown-shapes)" : "")
+        }
+        context.console.out(summary + ".")
       }
     }
-    return losses > 0 ? .problemsFound : .ok
+    return losses > 0 || (blind > 0 && !context[allowUnknownShapes]) ? .problemsFound : .ok
   }
 
   private struct DiffJSON: JSONWritable {
@@ -79,6 +95,7 @@ enum ManifestCommand: WaypointCommand {
     var new: String
     var release: String
     var losesRoutes: Bool
+    var cannotCompare: Bool
     var differences: [DifferenceJSON]
 
     func write(to json: inout JSONStream) {
@@ -87,6 +104,7 @@ enum ManifestCommand: WaypointCommand {
         json.member("new", new)
         json.member("release", release)
         json.member("losesRoutes", losesRoutes)
+        json.member("cannotCompare", cannotCompare)
         json.member("differences", differences)
       }
     }
@@ -95,16 +113,19 @@ enum ManifestCommand: WaypointCommand {
   private struct DifferenceJSON: JSONWritable {
     var text: String
     var losesRoutes: Bool
+    var cannotCompare: Bool
 
     init(_ finding: ManifestDiff.Finding) {
       text = finding.text
       losesRoutes = finding.losesRoutes
+      cannotCompare = finding.cannotCompare
     }
 
     func write(to json: inout JSONStream) {
       json.object { json in
         json.member("text", text)
         json.member("losesRoutes", losesRoutes)
+        json.member("cannotCompare", cannotCompare)
       }
     }
   }

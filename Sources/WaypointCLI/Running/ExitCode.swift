@@ -26,7 +26,7 @@ enum ExitCode: Int32, Hashable, Sendable {
     (
       .problemsFound,
       "The command ran and found problems (check, validate, repair --dry-run, a recover that could "
-        + "not read everything, a manifest diff that loses saved routes)."
+        + "not read everything, a manifest diff that loses saved routes or could not compare a tag)."
     ),
     (
       .usage,

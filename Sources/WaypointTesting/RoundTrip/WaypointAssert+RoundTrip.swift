@@ -17,12 +17,18 @@ extension WaypointAssert {
   ///
   /// Validators are left out of the prediction check: the manifest cannot know them.
   ///
+  /// It also fails where it could not look: when `values` is empty, when `Route` is `CaseIterable`
+  /// and `values` leaves a case out, and when a registered type's shape is unknown to the route
+  /// manifest (an enum registered without `examples:`, or a type holding one), naming the type and
+  /// the registration to complete: the manifest's checks (`manifestMatches`, `waypoint manifest
+  /// diff`, offline validation) cannot judge what they cannot describe.
+  ///
   /// - Throws: ``WaypointTestFailure`` with every finding: the value, the stored JSON, and what
   ///   came back or was predicted.
   public static func roundTrips<Route: RestorableRoute>(
     _ values: [Route], restoringWith restorer: Restorer, stack: String = SceneSnapshot.mainStackName
   ) throws(WaypointTestFailure) {
-    var findings: [String] = []
+    var findings = coverageFindings(values, registry: restorer.registry)
     let registry = restorer.registry
     let records = values.map { registry.record(for: $0) }
     var device = try RelaunchSimulator(configuration: StoreConfiguration(limits: restorer.limits))
@@ -66,6 +72,47 @@ extension WaypointAssert {
     findings += navigationPathFindings(values, restorer: restorer, stack: stack)
     findings += predictionFindings(records, values: values, restorer: restorer, stack: stack)
     if let failure = WaypointTestFailure.combining(findings) { throw failure }
+  }
+
+  /// What the check could not look at: no values, a case of a `CaseIterable` route type left out
+  /// of them, a registered type the manifest cannot describe for want of examples.
+  private static func coverageFindings<Route: RestorableRoute>(
+    _ values: [Route], registry: RouteRegistry
+  ) -> [String] {
+    var findings: [String] = []
+    let name = _typeName(Route.self, qualified: false)
+    if values.isEmpty {
+      findings.append(
+        "no values of \(name) to check: pass the app's route values, one of every case")
+    }
+    if let iterable = Route.self as? any CaseIterable.Type {
+      let missing = cases(of: iterable, as: Route.self).filter { !values.contains($0) }
+      if !missing.isEmpty {
+        findings.append(
+          "the values leave out \(missing.map { "\($0)" }.joined(separator: ", ")) of \(name) "
+            + "(CaseIterable): add \(missing.count == 1 ? "it" : "them") to the values checked")
+      }
+    }
+    let manifest = RouteManifest(registry: registry)
+    for route in manifest.routes where route.shape.containsOpaque {
+      let typeName = registry.routeTypes[route.tag].map { _typeName($0.type, qualified: false) }
+      let type = typeName ?? route.tag
+      findings.append(
+        "\(route.tag) has no example of some of its cases: the route manifest cannot describe "
+          + "it, so the manifest's checks cannot judge it. Register them: "
+          + "registry.register(\(type).self, …, examples: [/* one value of every case */])")
+    }
+    return findings
+  }
+
+  /// The cases of a `CaseIterable` type, as values of `Route` (the same type).
+  private static func cases<Route: RestorableRoute>(
+    of iterable: any CaseIterable.Type, as route: Route.Type
+  ) -> [Route] {
+    func all<T: CaseIterable>(_ type: T.Type) -> [Route] {
+      type.allCases.compactMap { $0 as? Route }
+    }
+    return all(iterable)
   }
 
   /// The path as SwiftUI writes `path.codable` for `values` (root first).
