@@ -4,7 +4,8 @@ import WaypointNavigation
 import WaypointSQLite
 
 /// `waypoint-bench --launch-child navigator STORE | json FILE`: what an app does at launch to
-/// show its scene, alone in a process, so that the benchmark times it from spawn to exit.
+/// show its scene, alone in a process, so that the benchmark times it from spawn to exit
+/// (`confirm STORE`: the confirmation the app makes later, untimed).
 enum LaunchChild {
   /// The scene both children restore: the benchmark's shop stack of 11 routes, an account stack
   /// of one and a selected tab.
@@ -36,6 +37,14 @@ enum LaunchChild {
       // loop, the benchmark confirms between them, outside the timed spawn.)
       let restored = navigator.stack("shop").count == 11
       exit(restored && navigator.restoreReport?.outcome == .restored ? 0 : 1)
+    case "confirm":
+      // The app's confirmation once its screens are up, in a process of its own that ends as
+      // the system ends an app (without closing the store), so that the next launch finds the
+      // file as an app's next launch does: its WAL left in place, no connection open.
+      guard let store = try? SnapshotStore(path: path),
+        (try? store.confirmRestore(scene: scene)) != nil
+      else { exit(1) }
+      exit(0)
     case "json":
       guard let data = FileManager.default.contents(atPath: path),
         let state = try? JSONDecoder().decode(SceneFile.self, from: data)
