@@ -14,8 +14,8 @@ public struct ManifestError: Error, Sendable {
     private let value: Value
     private init(_ value: Value) { self.value = value }
 
-    /// The document is over the size or nesting limit (``InputLimits``); the
-    /// `underlying` ``SnapshotFormatError`` says which.
+    /// The document is over the size or nesting limit (``/Waypoint/InputLimits``); the
+    /// `underlying` ``/Waypoint/SnapshotFormatError`` says which.
     public static var tooLarge: Code { Code(.tooLarge) }
     /// The document is not JSON, or not of the manifest's shape; the message names the field.
     public static var malformed: Code { Code(.malformed) }
@@ -33,7 +33,7 @@ public struct ManifestError: Error, Sendable {
   public var code: Code
   /// One line for people: the same text as ``description``.
   public var message: String
-  /// The error that caused this one: the ``SnapshotFormatError`` of ``Code/tooLarge``.
+  /// The error that caused this one: the ``/Waypoint/SnapshotFormatError`` of ``Code/tooLarge``.
   public var underlying: (any Error & Sendable)?
 
   package init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {

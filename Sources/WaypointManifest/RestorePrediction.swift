@@ -7,8 +7,8 @@ import Waypoint
 /// For every route the manifest can describe, the predicted fate is the one a restore with the real
 /// types gives (same policy, same migrations, `JSONDecoder`'s own rules). Two things only the app
 /// knows are left open: custom migration steps and ``RouteShape/opaque(_:)`` parts make a route
-/// ``RouteFate/undetermined(_:)``, and the app's ``RouteValidator``s do not run. An undetermined
-/// route is never in the report, under every policy: with ``RestorePolicy/resetOnAnyFailure`` and
+/// ``RouteFate/undetermined(_:)``, and the app's ``/Waypoint/RouteValidator``s do not run. An undetermined
+/// route is never in the report, under every policy: with ``/Waypoint/RestorePolicy/resetOnAnyFailure`` and
 /// another route failing, the report is the root and the route stays
 /// ``RouteFate/undetermined(_:)``.
 ///

@@ -2,7 +2,7 @@ import Foundation
 import Waypoint
 
 /// A description of an app's routes as data: every tag with its aliases, current version, JSON
-/// shape and declarative migrations. Exported from a ``RouteRegistry``; read by tools that do not
+/// shape and declarative migrations. Exported from a ``/Waypoint/RouteRegistry``; read by tools that do not
 /// have the app's Swift types (the `waypoint` CLI) to tell what a restore would keep and drop.
 ///
 /// An app commits its manifest beside its tests (``encoded()`` is stable: pretty-printed with sorted

@@ -3,8 +3,8 @@
 ///
 /// Declarative steps are data: a manifest carries them and the `waypoint` CLI applies them without
 /// the app. A ``custom(_:_:)`` step is Swift code and always has its code: only the app runs it. A
-/// manifest describes it by name (``RouteManifest/Step/custom(name:)``), and the fate a prediction
-/// gives a route that reaches one is ``RouteFate/undetermined(_:)``; a step without code cannot be
+/// manifest describes it by name (`RouteManifest.Step.custom(name:)` in WaypointManifest), and the fate a prediction
+/// gives a route that reaches one is `RouteFate.undetermined(_:)`; a step without code cannot be
 /// registered.
 ///
 /// `case: nil` in a field step means the payload itself is the object (a struct route); a case name

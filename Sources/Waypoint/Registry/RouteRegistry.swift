@@ -56,7 +56,7 @@ public struct RouteRegistry: Sendable {
   ///   - version: The type's route-schema version (starting at 1). Stored with each saved value; a
   ///     stored value with a higher version is never decoded (``DropReason/newerRouteVersion(stored:supported:)``).
   ///   - aliases: Names the type was saved under before (old type names, old module names).
-  ///   - examples: Values of the type, for its shape in a ``RouteManifest``: enum cases are learned
+  ///   - examples: Values of the type, for its shape in a `RouteManifest` (WaypointManifest): enum cases are learned
   ///     from examples only, so give one value of every case (structs need none). Restores do not use
   ///     them.
   ///   - migrations: How stored values of older versions become values of `version`: at most one

@@ -28,7 +28,7 @@ import Waypoint
 ///   invisible to the probe, except for the unusual value tried on single-value types.
 /// - A nested type listed in `references` becomes ``RouteShape/reference(tag:)``. A type that
 ///   contains itself is opaque where it recurs, unless its own tag is in `references`. In a
-///   ``RouteRegistry``, the examples of a referenced route type stand in for it when a type holding
+///   ``/Waypoint/RouteRegistry``, the examples of a referenced route type stand in for it when a type holding
 ///   it is probed without data, so a struct holding a registered enum needs no examples of its own.
 ///
 /// The probe never traps and always returns: nesting and the number of `init(from:)` runs are

@@ -1,7 +1,7 @@
 import Foundation
 import Waypoint
 
-/// Walks a payload's ``JSONStructure`` along a ``RouteShape`` the way `JSONDecoder` walks it along a
+/// Walks a payload's `JSONStructure` along a ``RouteShape`` the way `JSONDecoder` walks it along a
 /// type: the one judge of whether a payload decodes, for offline prediction
 /// (``RouteShape/match(json:references:limits:)``).
 package struct ShapeMatcher {

@@ -5,7 +5,7 @@ import WaypointManifest
 /// The snapshots that matter in one released version, with that version's route manifest, recorded
 /// into a folder committed with the app's tests.
 ///
-/// A release folder holds `manifest.json` (the release's ``/Waypoint/RouteManifest``), one
+/// A release folder holds `manifest.json` (the release's ``/WaypointManifest/RouteManifest``), one
 /// `<scene>.snapshot.json` per snapshot document, one `<scene>.path.json` per SwiftUI
 /// `NavigationPath` file (as captured from `path.codable`), and `expectations.json`: the outcome each
 /// fixture restored to when it was recorded (restored; partial or root with the named drops).
