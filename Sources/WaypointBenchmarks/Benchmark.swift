@@ -248,7 +248,8 @@ struct Benchmark {
           // in a process that ends without closing the store, as the app's would.
           let confirm = try runChild(own, ["--launch-child", "confirm", store])
           guard confirm.status == 0 else {
-            throw BenchError("the confirming child exited \(confirm.status): \(confirm.standardError)")
+            throw BenchError(
+              "the confirming child exited \(confirm.status): \(confirm.standardError)")
           }
         } else {
           json.values.append(child.seconds * 1e6)
