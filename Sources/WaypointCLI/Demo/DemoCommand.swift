@@ -46,11 +46,8 @@ enum DemoCommand {
       throw error
     }
     try OutputFile.write(manifest, to: manifestPath, force: replacesManifest, mode: 0o644)
-    if replacesStore {
-      // The journal of the store being replaced must not be read into the new one.
-      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-    try OutputFile.place(temporary, at: path, replacing: replacesStore)
+    // The journal of the store being replaced must not be read into the new one.
+    try OutputFile.placeStore(temporary, at: path, replacing: replacesStore)
     return 0
   }
 
