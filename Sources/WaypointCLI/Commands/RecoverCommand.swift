@@ -129,13 +129,9 @@ enum RecoverCommand: WaypointCommand {
         return true
       }
     } catch {
-      if error.code == .corrupt, let path = error.path {
-        let detail = error.detail ?? ""
-        // Not even the file's header or schema reads: there is nothing to salvage.
-        throw .data(
-          "\(path): corrupt store: \(CLIError.oneLine(detail)); nothing in it can be read")
-      }
-      throw CLIError(error, store: source)
+      // A file refused whole gets the words every command gives it; any other damage that stops
+      // the salvage leaves nothing recovered either.
+      throw CLIError(error, store: source, damageHint: CLIError.nothingReadable)
     }
     result.recovered = recovered
     result.scenes = scenes.count

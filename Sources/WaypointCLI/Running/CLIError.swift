@@ -24,19 +24,28 @@ struct CLIError: Error, Hashable, Sendable {
   }
 
   /// A store error, with the exit status its cause calls for. `store`, when given, names the store
-  /// in front of the errors that do not name it themselves.
-  init(_ error: StoreError, store: String? = nil) {
+  /// in front of the errors that do not name it themselves. `damageHint` is what a damaged store
+  /// whose schema still reads is followed by: what to try.
+  init(_ error: StoreError, store: String? = nil, damageHint: String = corruptHint) {
     message = error.description
     switch error.code {
     case .invalidSnapshot, .invalidSceneID, .snapshotNotFound:
       if let store { message = "\(store): \(message)" }
     case .corrupt:
-      let detail = error.detail ?? ""
       var oneLine = error
-      oneLine.message = "corrupt store: \(Self.oneLine(detail))"
+      if let path = error.path, let reason = SnapshotStore.unreadableFile(path: path) {
+        // Refused whole by SQLite: every command says the same of the file, whatever it was
+        // reading, and a file that is not SQLite at all needs no more words.
+        oneLine.message =
+          "corrupt store: \(Self.oneLine(reason))"
+          + (reason == Self.notADatabase ? "" : "; " + Self.nothingReadable)
+      } else {
+        let detail = error.detail ?? ""
+        oneLine.message =
+          "corrupt store: \(Self.oneLine(detail))"
+          + (detail == Self.notADatabase || damageHint.isEmpty ? "" : "; " + damageHint)
+      }
       message = oneLine.description
-      // A file that is not SQLite at all has nothing to salvage.
-      if detail != "file is not a database" { message += "; " + Self.corruptHint }
     default:
       break
     }
@@ -70,10 +79,20 @@ struct CLIError: Error, Hashable, Sendable {
     }
   }
 
-  /// What to try with a store whose pages are damaged.
-  static let corruptHint =
-    "'waypoint check' lists the damage; 'waypoint recover --output NEW.sqlite' copies every "
-    + "snapshot that can still be read into a new store"
+  /// What to try with a store whose pages are damaged: see the damage, then copy what reads.
+  static let corruptHint = "'waypoint check' lists the damage; " + recoverHint
+
+  /// What `recover` does for a store whose pages are damaged.
+  static let recoverHint =
+    "'waypoint recover --output NEW.sqlite' copies every snapshot that can still be read into a "
+    + "new store"
+
+  /// What follows the cause for a file that SQLite refuses whole: no command, `recover` included,
+  /// reads anything of it.
+  static let nothingReadable = "nothing in it can be read"
+
+  /// SQLite's words for a file that is not a database at all.
+  static let notADatabase = "file is not a database"
 
   /// SQLite's multi-line integrity report on one line, without its `*** in database main ***`
   /// header.
