@@ -159,10 +159,25 @@ struct CommandContext {
 
   /// The error for a scene the store does not hold (exit 65), suggesting a close scene id.
   func noScene(_ id: String, in store: SnapshotStore) -> CLIError {
-    let suggestion = Self.sceneSuggestion(for: id, in: store).best
+    noScenes([id], in: store)
+  }
+
+  /// The most unknown scene ids one error names, each with its suggestion.
+  static let maxUnknownScenesNamed = 10
+
+  /// The error for scenes the store does not hold (exit 65), naming each (the first
+  /// ``maxUnknownScenesNamed``) with a close scene id when there is one, then `consequence`:
+  /// `STORE: no scene 'phnoe' (did you mean 'phone'?), no scene 'x'; nothing discarded`.
+  func noScenes(_ ids: [String], in store: SnapshotStore, consequence: String? = nil) -> CLIError {
+    var each = ids.prefix(Self.maxUnknownScenesNamed).map { id in
+      "no scene '\(Formatting.printable(id))'"
+        + Formatting.printable(Suggestions.phrase(Self.sceneSuggestion(for: id, in: store).best))
+    }
+    if ids.count > Self.maxUnknownScenesNamed {
+      each.append("and \(ids.count - Self.maxUnknownScenesNamed) more unknown")
+    }
     return .data(
-      "\(store.path): no scene '\(Formatting.printable(id))'"
-        + Formatting.printable(Suggestions.phrase(suggestion)))
+      "\(store.path): " + each.joined(separator: ", ") + (consequence.map { "; " + $0 } ?? ""))
   }
 
   /// How many index entries on each side of a misspelt scene id are compared with it.
