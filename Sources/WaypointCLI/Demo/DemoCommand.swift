@@ -197,7 +197,8 @@ enum DemoCommand {
 
     let statistics = try store.statistics()
     print(
-      "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
+      "\nThe store keeps \(Formatting.count(statistics.snapshotCount, "snapshot")) of "
+        + "\(Formatting.count(statistics.sceneCount, "scene")) "
         + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
     return manifest.encoded()
   }
