@@ -18,6 +18,17 @@ struct CLIError: Error, Hashable, Sendable {
   /// A usage error found by a command in a value the parser accepted (`--keep x`).
   static func usage(_ message: String) -> CLIError { CLIError(exitCode: .usage, message: message) }
 
+  /// The usage error for an action a command does not have, in the parser's words for an unknown
+  /// command: `unknown action 'dif' (did you mean 'diff'?)`, or, with nothing close, what it takes
+  /// (`unknown action 'show': expected 'diff'`).
+  static func unknownAction(_ action: String, expected actions: [String]) -> CLIError {
+    let given = "unknown action '\(Formatting.printable(action))'"
+    if let suggestion = Suggestions.closest(to: action, in: actions) {
+      return .usage(given + Suggestions.phrase(suggestion))
+    }
+    return .usage(given + ": expected " + actions.map { "'\($0)'" }.joined(separator: " or "))
+  }
+
   /// Bad data in `file`, or bad data the store holds.
   static func data(_ message: String) -> CLIError {
     CLIError(exitCode: .dataError, message: message)
