@@ -122,14 +122,41 @@ struct CLIError: Error, Hashable, Sendable {
     self.message = message
   }
 
-  /// The system's reason for a Foundation error (`Not a directory`), without Foundation's
-  /// wrapping.
+  /// Why a file operation failed, in the tool's words for its POSIX error code (`permission
+  /// denied`, `not a directory`), never Foundation's sentence around it ("The operation could not
+  /// be completed."). An error without a POSIX code keeps its own description.
   static func reason(_ error: any Error) -> String {
-    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey]
-    if let posix = (underlying as? POSIXError) ?? (error as? POSIXError) {
-      return String(cString: strerror(posix.code.rawValue))
-    }
-    if let nested = underlying as? any Error { return (nested as NSError).localizedDescription }
+    if let code = posixCode(of: error) { return reason(errno: code) }
     return (error as NSError).localizedDescription
+  }
+
+  /// The tool's words for a POSIX error code: the C library's (`strerror`), in lower case as the
+  /// rest of a message is (`permission denied`, `no space left on device`).
+  static func reason(errno code: Int32) -> String {
+    let text = String(cString: strerror(code))
+    return text.prefix(1).lowercased() + text.dropFirst()
+  }
+
+  /// The POSIX error code behind a Foundation error: its own (`POSIXError`, or an `NSError` of the
+  /// POSIX domain), its underlying error's, or the one a Cocoa file error stands for.
+  private static func posixCode(of error: any Error) -> Int32? {
+    if let posix = error as? POSIXError { return posix.code.rawValue }
+    let error = error as NSError
+    if error.domain == NSPOSIXErrorDomain { return Int32(truncatingIfNeeded: error.code) }
+    if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error,
+      let code = posixCode(of: underlying)
+    {
+      return code
+    }
+    guard error.domain == NSCocoaErrorDomain else { return nil }
+    switch CocoaError.Code(rawValue: error.code) {
+    case .fileReadNoPermission, .fileWriteNoPermission: return EACCES
+    case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
+    case .fileWriteOutOfSpace: return ENOSPC
+    case .fileWriteVolumeReadOnly: return EROFS
+    case .fileWriteFileExists: return EEXIST
+    case .fileReadTooLarge: return EFBIG
+    default: return nil
+    }
   }
 }

@@ -166,7 +166,7 @@ enum OutputFile {
       if descriptor >= 0 { return (temporary, descriptor) }
       guard errno == EEXIST else {
         throw CLIError(
-          exitCode: .ioError, message: "\(path): cannot create: \(String(cString: strerror(errno)))"
+          exitCode: .ioError, message: "\(path): cannot create: \(CLIError.reason(errno: errno))"
         )
       }
     }
@@ -270,7 +270,7 @@ enum OutputFile {
 
   private static func cannotWrite(_ path: String) -> CLIError {
     CLIError(
-      exitCode: .ioError, message: "\(path): cannot write: \(String(cString: strerror(errno)))")
+      exitCode: .ioError, message: "\(path): cannot write: \(CLIError.reason(errno: errno))")
   }
 
   private static func folder(of path: String) -> String {
