@@ -38,6 +38,39 @@ package struct SalvageReport: Hashable, Sendable {
 }
 
 extension SnapshotStore {
+  /// Why nothing in the file at `path` can be read: SQLite refuses its header or its schema (a
+  /// file cut shorter than its header counts, or inside its header; a damaged first page; a file
+  /// that is not a database), so that every command refuses it whole and
+  /// ``salvage(path:configuration:_:)`` reads nothing either. For a file cut short, how short (`the
+  /// file is 8192 bytes long, its header counts 8 pages of 4096 bytes`), which SQLite calls only
+  /// malformed; otherwise SQLite's words. `nil` when the schema reads, and when the file cannot be
+  /// opened at all or is busy (their own errors say so).
+  ///
+  /// Opens its own read-only connection and closes it; the file is never written.
+  package static func unreadableFile(path: String) -> String? {
+    guard let database = try? Database(path: path, mode: .readOnly, busyTimeoutMilliseconds: 0)
+    else { return nil }
+    defer { database.close() }
+    return unreadableSchema(database, path: path)
+  }
+
+  /// Why `database` cannot read the schema of the file at `path` (see ``unreadableFile(path:)``),
+  /// or `nil`.
+  private static func unreadableSchema(_ database: Database, path: String) -> String? {
+    do {
+      _ = try database.scalar("SELECT count(*) FROM sqlite_schema") { $0.int() }
+      return nil
+    } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
+      // No connection of the process holds a lock on a file whose schema does not read.
+      let truncation =
+        error.code.primary == .corrupt
+        ? StoreFileHeader(path: path)?.truncation(of: path) : nil
+      return truncation ?? error.message
+    } catch {
+      return nil
+    }
+  }
+
   /// Reads every snapshot row that can still be read from a store whose pages are damaged, without
   /// opening it as a store and without ever writing to it, passing each to `body` (oldest id
   /// first) and reporting what could not be read.
@@ -64,6 +97,11 @@ extension SnapshotStore {
       database = try Database(
         path: path, mode: .readOnly,
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+      // Not even the schema reads: nothing can be salvaged (and the application id, in a header
+      // cut short, would say another application's).
+      if let reason = unreadableSchema(database, path: path) {
+        throw StoreError.corrupt(path: path, detail: reason)
+      }
       // The application id lives in the file's header, readable whatever pages are damaged;
       // the schema version is read from the migrations table when that table still reads.
       let id = try database.scalar("PRAGMA application_id") {

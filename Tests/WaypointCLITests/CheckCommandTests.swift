@@ -176,7 +176,30 @@ struct CheckCommandTests {
     #expect(result.status == 1)
     #expect(result.out.contains("integrity      "))
     #expect(result.out.contains("  - integrity: "))
-    // The other commands refuse the file as corrupt.
-    #expect(await run(["--db", path, "scenes"]).status == 65)
+    // What comes next is recover, never check again.
+    #expect(result.out.hasSuffix("\nhint           " + CLIError.recoverHint))
+    #expect(!result.out.contains("'waypoint check'"))
+    // The other commands refuse the file as corrupt, and send the user to check.
+    let scenes = await run(["--db", path, "scenes"])
+    #expect(scenes.status == 65)
+    #expect(scenes.err.hasSuffix("; 'waypoint check' lists the damage; " + CLIError.recoverHint))
+  }
+
+  @Test(
+    "a store cut short: check says how short, and sends the user to no command",
+    arguments: [50, 4096, 8192, 20000])
+  func cutShort(length: Int) async throws {
+    let path = try exampleStore(directory)
+    let cut = directory.path("cut.sqlite")
+    try Data(contentsOf: URL(fileURLWithPath: path)).prefix(length)
+      .write(to: URL(fileURLWithPath: cut))
+    let result = await run(["--db", cut, "check", "--full"])
+    #expect(result.status == 65)
+    #expect(result.out.isEmpty)
+    #expect(
+      result.err.hasPrefix("waypoint check: \(cut): corrupt store: the file is \(length) bytes "))
+    // Nothing in it can be read, by recover either: no command is named as the next step.
+    #expect(result.err.hasSuffix("; nothing in it can be read"))
+    #expect(!result.err.contains("'waypoint "))
   }
 }

@@ -178,6 +178,62 @@ struct DamagedStoreTests {
     }
   }
 
+  @Test("recover --force replaces an existing file and the journal beside it, and says so")
+  func recoverForce() async throws {
+    let path = try exampleStore(directory)
+    let output = directory.path("existing.sqlite")
+    try Data("an older copy".utf8).write(to: URL(fileURLWithPath: output))
+    // A journal left beside the file it replaces must not be read into the new store.
+    for suffix in ["-wal", "-shm"] {
+      try Data(repeating: 0xAB, count: 4096).write(to: URL(fileURLWithPath: output + suffix))
+    }
+    let result = await run(["--db", path, "recover", "--output", output, "--force"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(
+      result.out
+        == "Recovered 4 snapshots of 3 scenes from \(path) into \(output), a new store that "
+        + "replaced the file there.")
+    let query = "SELECT scene_id, hex(document) FROM snapshot ORDER BY id"
+    #expect(rawQuery(output, query) == rawQuery(path, query))
+    // Nothing but the store, the new store and what SQLite made beside them is left.
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+    #expect(!files.contains { $0.hasPrefix(".") }, "\(files)")
+    for suffix in ["-wal", "-shm"] {
+      let left = try? Data(contentsOf: URL(fileURLWithPath: output + suffix))
+      #expect(left != Data(repeating: 0xAB, count: 4096))
+    }
+    // --json says a file was replaced; a second run replaces the new store in turn.
+    let json = try await run(["--db", path, "--json", "recover", "--output", output, "--force"])
+      .json()
+    #expect(json["replaced"] as? Bool == true)
+    #expect(json["recovered"] as? Int == 4)
+    let fresh = try await run([
+      "--db", path, "--json", "recover", "--output", directory.path("fresh.sqlite"), "--force",
+    ]).json()
+    #expect(fresh["replaced"] as? Bool == false)
+  }
+
+  @Test("recover --force never writes over the damaged store, its journal or a directory")
+  func recoverForceRefuses() async throws {
+    let path = try exampleStore(directory)
+    let folder = directory.path("folder.sqlite")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for (output, message) in [
+      (path, "is the store the command reads (\(path)); refusing to write over it"),
+      (
+        path + "-wal",
+        "is the store's -wal file the command reads (\(path)); refusing to write over it"
+      ),
+      (folder, "is a directory, not a file"),
+    ] {
+      let before = try? Data(contentsOf: URL(fileURLWithPath: output))
+      let result = await run(["--db", path, "recover", "--output", output, "--force"])
+      #expect(result.status == 73)
+      #expect(result.err == "waypoint recover: \(output): \(message)")
+      #expect((try? Data(contentsOf: URL(fileURLWithPath: output))) == before)
+    }
+  }
+
   @Test(
     "recover of a file that is not a store, or whose header is gone, exits 65 and writes nothing")
   func recoverNothing() async throws {

@@ -239,7 +239,8 @@ struct CLIReferenceTests {
     #expect(doc.contains("`PATH: \(message)"))
   }
 
-  @Test("a store cut inside its header reads as malformed, as the table says")
+  @Test(
+    "a store cut inside its header says so, and that nothing in it can be read, as the table says")
   func cutHeader() async throws {
     let directory = TemporaryDirectory()
     let path = try exampleStore(directory)
@@ -247,6 +248,13 @@ struct CLIReferenceTests {
     try bytes.prefix(60).write(to: URL(fileURLWithPath: path))
     let result = await run(["--db", path, "scenes"])
     #expect(result.status == 65)
-    #expect(result.err.contains("\(path): corrupt store: database disk image is malformed"))
+    let cause = "the file is 60 bytes long, cut inside its 100-byte header"
+    #expect(
+      result.err
+        == "waypoint scenes: \(path): corrupt store: \(cause); nothing in it can be read")
+    let doc = try String(
+      contentsOf: DocSessionTests.root.appendingPathComponent("Docs/CLI.md"), encoding: .utf8)
+    #expect(doc.contains("`the file is 50 bytes long, cut inside its 100-byte header`"))
+    #expect(doc.contains("its header counts 8 pages of 4096 bytes; nothing in it can be read`"))
   }
 }

@@ -103,7 +103,7 @@ struct FixturesCommandTests {
     arguments: [
       (
         ["fixtures", "replay", "--demo", "1.0", "F"], 64,
-        "waypoint fixtures: unknown action 'replay' (record)"
+        "waypoint fixtures: unknown action 'replay': expected 'record'"
       ),
       (
         ["fixtures", "record", "--demo", "../x", "F"], 64,

@@ -78,8 +78,8 @@ struct JSONOutputTests {
     (
       ["recover", "--output", "NEW"],
       [
-        "store", "output", "read", "recovered", "scenes", "lost", "lostCount", "leftOut",
-        "leftOutCount", "unreadableRanges",
+        "store", "output", "replaced", "read", "recovered", "scenes", "lost", "lostCount",
+        "leftOut", "leftOutCount", "unreadableRanges",
       ]
     ),
   ]

@@ -321,6 +321,12 @@ struct ManifestCommandTests {
     #expect(
       validated.out.contains("scene iphone-window, snapshot 2: root, a crash loop: restored")
         == crashLoop)
+    if crashLoop {
+      #expect(
+        validated.out.contains(
+          "a crash loop: restored \(Formatting.count(restores, "time")) without the app"))
+      #expect(!validated.out.contains("restored 1 times"))
+    }
     #expect(
       validated.out.contains("scene iphone-window, snapshot 2: partial, 2 kept") == !crashLoop)
     let dryRun = await run(["--db", path, "repair", "--manifest", manifest, "--dry-run"])

@@ -392,7 +392,21 @@ struct ManifestDiffCommandTests {
   @Test("an unknown action, a missing NEW and --db are usage errors")
   func usage() async throws {
     let old = try write(Self.before(), "old.json")
-    #expect(await run(["manifest", "show", old, old]).status == 64)
+    let show = await run(["manifest", "show", old, old])
+    #expect(show.status == 64)
+    #expect(
+      show.err
+        == "waypoint manifest: unknown action 'show': expected 'diff'\n"
+        + "Run 'waypoint manifest --help' for its usage.")
+    // A misspelt action gets the suggestion a misspelt command or option gets.
+    let dif = await run(["manifest", "dif", old, old])
+    #expect(dif.status == 64)
+    #expect(dif.err.hasPrefix("waypoint manifest: unknown action 'dif' (did you mean 'diff'?)\n"))
+    let fixtures = await run(["fixtures", "recrod", "--demo", "1.0", "F"])
+    #expect(fixtures.status == 64)
+    #expect(
+      fixtures.err.hasPrefix(
+        "waypoint fixtures: unknown action 'recrod' (did you mean 'record'?)\n"))
     #expect(await run(["manifest", "diff", old]).status == 64)
     #expect(await run(["manifest", "diff", old, old, "--db", "x.sqlite"]).status == 64)
   }

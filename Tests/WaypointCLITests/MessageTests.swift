@@ -5,6 +5,12 @@ import WaypointSQLite
 
 @testable import WaypointCLI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Errors speak the tool's own words: JSON kinds rather than Swift types, the file and the place
 /// (line, column, byte) rather than "The given data was not valid JSON.", and the store or input
 /// file every error concerns.
@@ -15,7 +21,7 @@ struct MessageTests {
   /// Words that only Swift's internals use.
   static let internals = [
     "Dictionary<", "Array<", "The given data was not valid JSON", "DecodingError",
-    "Data was corrupted", "Swift.", "Any>",
+    "Data was corrupted", "Swift.", "Any>", "The operation could not be completed",
   ]
 
   func expectOwnWords(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -209,5 +215,88 @@ struct MessageTests {
       result.err.hasPrefix("waypoint import-path: \(file): the snapshot it makes (stack main"))
     #expect(result.err.hasSuffix("over the store's limit of 1048576; nothing written"))
     #expect(try fingerprint(store).0 == before)
+  }
+
+  /// A Unix socket bound at `path`: a file that exists and that no one can open, root included
+  /// (`open` fails with ENXIO). Returns its descriptor, to close.
+  func socketFile(_ path: String) throws -> Int32 {
+    #if canImport(Glibc)
+      let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
+    #endif
+    try #require(descriptor >= 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      buffer.copyBytes(from: bytes)
+    }
+    let bound = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    try #require(bound == 0)
+    return descriptor
+  }
+
+  @Test(
+    "an input file that cannot be opened is named with the system's reason in the tool's words",
+    arguments: [
+      ["import", "INPUT"], ["import-path", "--scene", "s", "INPUT"],
+      ["validate", "--manifest", "INPUT"], ["manifest", "diff", "INPUT", "INPUT"],
+    ])
+  func inputCannotOpen(arguments: [String]) async throws {
+    let store = try exampleStore(directory)
+    let input = directory.path("input.sock")
+    let descriptor = try socketFile(input)
+    defer { close(descriptor) }
+    let result = await run(
+      (arguments[0] == "manifest" ? [] : ["--db", store])
+        + arguments.map { $0 == "INPUT" ? input : $0 })
+    #expect(result.status == 66)
+    #expect(
+      result.err == "waypoint \(arguments[0]): \(input): cannot open: no such device or address")
+    expectOwnWords(result.err)
+  }
+
+  @Test("an output file whose folder is a file is named with the system's reason")
+  func outputCannotCreate() async throws {
+    let store = try exampleStore(directory)
+    let file = directory.path("plain.txt")
+    try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: file))
+    for arguments in [
+      ["export", "--output", file + "/out.jsonl"],
+      ["export-path", "--scene", "phone", "--output", file + "/out.json"],
+      ["recover", "--output", file + "/out.sqlite"],
+    ] {
+      let result = await run(["--db", store] + arguments)
+      #expect(result.status == 74)
+      #expect(
+        result.err
+          == "waypoint \(arguments[0]): \(arguments.last ?? ""): cannot create: not a directory")
+      expectOwnWords(result.err)
+    }
+  }
+
+  @Test("the reason of a Foundation error is its POSIX code's, in the tool's words")
+  func foundationReasons() throws {
+    let url = URL(fileURLWithPath: directory.path("missing/file"))
+    do {
+      _ = try FileHandle(forReadingFrom: url)
+      Issue.record("opened a missing file")
+    } catch {
+      #expect(CLIError.reason(error) == "no such file or directory")
+    }
+    #expect(CLIError.reason(CocoaError(.fileReadNoPermission)) == "permission denied")
+    #expect(CLIError.reason(POSIXError(.ENOSPC)) == "no space left on device")
+    #expect(
+      CLIError.reason(
+        NSError(
+          domain: NSCocoaErrorDomain, code: CocoaError.fileWriteUnknown.rawValue,
+          userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES))]
+        )) == "permission denied")
   }
 }

@@ -100,7 +100,7 @@ struct PathRoundTripTests {
     arguments: [
       ("[1,2", "stdin: not valid JSON: unexpected end of the input at line 1, column 5 (byte 4)"),
       (#"{"a":1}"#, "stdin: a NavigationPath representation must be a JSON array of strings"),
-      (#"["a"]"#, "stdin: a NavigationPath array needs type/value pairs but has 1 elements"),
+      (#"["a"]"#, "stdin: a NavigationPath array needs type/value pairs but has 1 element"),
       (#"["a",1]"#, "stdin: element 1 of the NavigationPath array is not a string"),
       (
         String(repeating: "[", count: 40) + String(repeating: "]", count: 40),

@@ -102,7 +102,7 @@ struct PermissionTests {
     let result = try runAsNobody(
       ["--db", path, "import-path", "--scene", "a", "-"], input: Data(#"["Swift.Int","1"]"#.utf8))
     #expect(result.status == 74)
-    #expect(result.err.contains("\(path): cannot create: Permission denied"))
+    #expect(result.err.contains("\(path): cannot create: permission denied"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
   }
 
@@ -113,6 +113,25 @@ struct PermissionTests {
     #expect(chmod(directory.url.path, 0o755) == 0)
     let result = try runAsNobody(["--db", path, "scenes"])
     #expect(result.status == 66, "\(result.err)")
-    #expect(result.err.contains(path))
+    #expect(result.err == "waypoint scenes: \(path): cannot open: permission denied\n")
+  }
+
+  @Test(
+    "an input file the user cannot read: the system's reason in the tool's words, exit 66",
+    arguments: [
+      ["import", "INPUT"], ["import-path", "--scene", "s", "INPUT"],
+      ["validate", "--manifest", "INPUT"],
+    ])
+  func unreadableInput(arguments: [String]) throws {
+    let path = try exampleStore(directory)
+    #expect(chmod(path, 0o644) == 0)
+    #expect(chmod(directory.url.path, 0o755) == 0)
+    let input = directory.path("input.json")
+    try Data("[]".utf8).write(to: URL(fileURLWithPath: input))
+    #expect(chmod(input, 0o000) == 0)
+    let result = try runAsNobody(
+      ["--db", path] + arguments.map { $0 == "INPUT" ? input : $0 })
+    #expect(result.status == 66, "\(result.err)")
+    #expect(result.err == "waypoint \(arguments[0]): \(input): cannot open: permission denied\n")
   }
 }

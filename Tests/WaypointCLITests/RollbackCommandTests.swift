@@ -24,9 +24,12 @@ struct RollbackCommandTests {
     #expect(copy.metadata.savedAt != original.metadata.savedAt)
   }
 
-  @Test("rolling back to the latest writes nothing and says so; --json tells")
+  @Test("rolling back to the latest writes nothing and says so once; --json tells")
   func toLatest() async throws {
     let path = try exampleStore(directory)
+    let text = await run(["--db", path, "rollback", "phone", "--to", "2"])
+    #expect(text.status == 0)
+    #expect(text.out == "Scene phone already holds snapshot 2 as its latest; nothing written.")
     let result = await run(["--db", path, "rollback", "phone", "--to", "2", "--json"])
     #expect(result.status == 0)
     let document = try result.json()
@@ -34,6 +37,22 @@ struct RollbackCommandTests {
     #expect(document["latestSnapshot"] as? Int == 2)
     #expect(document["rolledBackTo"] as? Int == 2)
     #expect(try SnapshotStore(path: path, access: .readOnly).history(scene: "phone").count == 2)
+  }
+
+  @Test("rolling back to an earlier snapshot the latest one equals writes nothing and says so")
+  func toEqualSnapshot() async throws {
+    let path = directory.path()
+    let store = try SnapshotStore(path: path)
+    for routes in [[Route.product(id: 1)], [.product(id: 2)], [.product(id: 1)]] {
+      try store.save(try stackSnapshot(routes), scene: "phone")
+    }
+    let result = await run(["--db", path, "rollback", "phone", "--to", "1"])
+    #expect(result.status == 0)
+    #expect(
+      result.out
+        == "Scene phone's latest snapshot, 3, already holds what snapshot 1 holds; nothing written."
+    )
+    #expect(try store.history(scene: "phone").map(\.id) == [3, 2, 1])
   }
 
   @Test(

@@ -63,5 +63,8 @@ struct StoreErrorTests {
     #expect(unavailable.code == .storeUnavailable)
     #expect(unavailable.description == "store unavailable: /s: disk full; nothing was written")
     #expect(loop != unavailable && loop == .crashLoop(unconfirmedRestores: 2))
+    #expect(
+      DropReason.crashLoop(unconfirmedRestores: 1).description
+        == "crash loop: restored 1 time without the app confirming, kept aside")
   }
 }

@@ -125,7 +125,9 @@ extension SnapshotFormatError {
   /// A `NavigationPath` array of `count` elements, an odd number.
   package static func oddElementCount(_ count: Int) -> Self {
     Self(
-      .oddElementCount, "a NavigationPath array needs type/value pairs but has \(count) elements")
+      .oddElementCount,
+      "a NavigationPath array needs type/value pairs but has \(count) element"
+        + (count == 1 ? "" : "s"))
   }
 
   /// A required field that is missing.

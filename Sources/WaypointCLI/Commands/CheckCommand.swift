@@ -30,8 +30,12 @@ enum CheckCommand: WaypointCommand {
     try CommandContext.checkStoreFile(path, mayBeMissing: false)
     let progress = Progress(console: context.console, label: "checking \(path)")
     defer { progress.finish() }
-    let check = try context.store { () throws(StoreError) in
-      try SnapshotStore.check(path: path, full: full) { progress.update($0) }
+    let check: StoreCheck
+    do {
+      check = try SnapshotStore.check(path: path, full: full) { progress.update($0) }
+    } catch {
+      // The other commands send the user here for damage; this one says what comes next.
+      throw CLIError(error, store: path, damageHint: CLIError.recoverHint)
     }
     let report = Report(path: path, check: check)
     if context.json {
@@ -134,11 +138,7 @@ enum CheckCommand: WaypointCommand {
       }
       lines.append("result         " + style.red(Formatting.count(problems.count, "problem")))
       lines += problems.map { "  - " + text($0) }
-      if !findings.isEmpty {
-        lines.append(
-          "hint           'waypoint recover --output NEW.sqlite' copies every snapshot that can "
-            + "still be read into a new store")
-      }
+      if !findings.isEmpty { lines.append("hint           " + CLIError.recoverHint) }
       return lines
     }
 

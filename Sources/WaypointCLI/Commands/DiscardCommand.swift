@@ -11,8 +11,9 @@ enum DiscardCommand: WaypointCommand {
       name: "discard",
       summary: "Delete every snapshot of the given scenes, quarantined ones included.",
       discussion: [
-        "All in one transaction, as an app does for the scene sessions the system discarded. A "
-          + "scene with no snapshots is reported on stderr and is not an error."
+        "All in one transaction, as an app does for the scene sessions the system discarded. When "
+          + "a given scene has no snapshots (a typo), nothing is discarded: the command names "
+          + "each such scene, with a close scene id it may have meant, and exits 65."
       ],
       positionals: [scenes.declaration])
   }
@@ -28,22 +29,22 @@ enum DiscardCommand: WaypointCommand {
     let summaries = try context.store { () throws(StoreError) in try store.scenes() }
     var counts: [[UInt8]: Int] = [:]
     for summary in summaries { counts[SceneID.key(summary.id)] = summary.snapshotCount }
-    let deleted = try context.store { () throws(StoreError) in try store.discard(scenes: ids) }
-    for id in ids where counts[SceneID.key(id)] == nil {
-      context.note("no scene '\(Formatting.printable(id))' in \(store.path); nothing to discard")
+    // A typo never deletes part of what was asked: one unknown scene, and nothing is discarded.
+    let unknown = ids.filter { counts[SceneID.key($0)] == nil }
+    guard unknown.isEmpty else {
+      throw context.noScenes(unknown, in: store, consequence: "nothing discarded")
     }
+    let deleted = try context.store { () throws(StoreError) in try store.discard(scenes: ids) }
     if context.json {
       context.printJSON(
         DiscardJSON(
           discarded: deleted,
           scenes: ids.map { DiscardJSON.Scene(id: $0, snapshots: counts[SceneID.key($0)] ?? 0) }))
     } else {
-      let found = ids.filter { counts[SceneID.key($0)] != nil }
       context.console.out(
         "Discarded \(Formatting.count(deleted, "snapshot")) of "
-          + "\(Formatting.count(found.count, "scene"))"
-          + (found.isEmpty ? "." : ": \(found.map(Formatting.printable).joined(separator: ", ")).")
-      )
+          + "\(Formatting.count(ids.count, "scene")): "
+          + "\(ids.map(Formatting.printable).joined(separator: ", ")).")
     }
     return .ok
   }

@@ -49,7 +49,7 @@ enum FixturesCommand: WaypointCommand {
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     guard context[action] == "record" else {
-      throw .usage("unknown action '\(Formatting.printable(context[action] ?? ""))' (record)")
+      throw .unknownAction(context[action] ?? "", expected: ["record"])
     }
     let name = context[release] ?? ""
     let folder = context[output] ?? ""

@@ -42,7 +42,7 @@ enum ManifestCommand: WaypointCommand {
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     guard context[action] == "diff" else {
-      throw .usage("unknown action '\(Formatting.printable(context[action] ?? ""))' (diff)")
+      throw .unknownAction(context[action] ?? "", expected: ["diff"])
     }
     let oldPath = context[old] ?? ""
     let newPath = context[new] ?? ""

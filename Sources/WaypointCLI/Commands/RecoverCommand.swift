@@ -9,11 +9,13 @@ import WaypointTools
   import Darwin
 #endif
 
-/// `waypoint recover --output FILE`: copies every snapshot that can still be read from a damaged
-/// store into a new store.
+/// `waypoint recover --output FILE [--force]`: copies every snapshot that can still be read from a
+/// damaged store into a new store.
 enum RecoverCommand: WaypointCommand {
   static let output = OptionKey<String>(
-    "--output", value: "FILE", help: "The new store to create; it must not exist.", required: true)
+    "--output", value: "FILE",
+    help: "The new store to create; an existing FILE is replaced only with --force.",
+    required: true)
 
   static var declaration: CommandDeclaration {
     CommandDeclaration(
@@ -25,33 +27,38 @@ enum RecoverCommand: WaypointCommand {
           + "stepping over damaged rows and pages; each snapshot that reads and decodes is "
           + "inserted into the new store with its scene, document and quarantine mark. What "
           + "could not be read is listed. The new store is written under a temporary name beside "
-          + "FILE and moved into place at the end; FILE must not exist. Exits 1 when something "
-          + "could not be recovered."
+          + "FILE and moved into place at the end; an existing FILE (with its -wal and -shm "
+          + "files) is replaced only with --force, and the damaged store never. Exits 1 when "
+          + "something could not be recovered."
       ],
-      options: [output.declaration])
+      options: [output.declaration, OutputFile.force.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let source = context.storePath
     let output = try context.required(Self.output)
+    let force = context[OutputFile.force]
     try CommandContext.checkStoreFile(source, mayBeMissing: false)
-    // By the rule for files: never the damaged store (nor its -wal or -shm), never an existing
-    // file (recover has no --force), built under a temporary name and moved into place at the end.
+    // By the rule for files: never the damaged store (nor its -wal or -shm), even with --force;
+    // an existing file only with --force; built under a temporary name and moved into place at
+    // the end.
     if let companion = OutputFile.sameFile(output, asStore: source) {
       throw CLIError(
         exitCode: .cantCreate,
         message:
           "\(output): is \(companion) the command reads (\(source)); refusing to write over it")
     }
-    try OutputFile.checkStore(output, force: false)
+    let replaces = try OutputFile.checkStore(output, force: force)
     let temporary = try OutputFile.emptyFile(beside: output)
-    var result = RecoverJSON(store: source, output: output)
+    var result = RecoverJSON(
+      store: source, output: output,
+      replaced: replaces && OutputFile.existing(output) != .nothing)
     let progress = Progress(console: context.console, label: "recovering")
     do throws(CLIError) {
       try copy(
         from: source, into: temporary, output: output, result: &result, progress: progress)
       progress.finish()
-      try OutputFile.place(temporary, at: output, replacing: false)
+      try OutputFile.placeStore(temporary, at: output, replacing: replaces)
     } catch {
       progress.finish()
       OutputFile.discard(temporary)
@@ -122,13 +129,9 @@ enum RecoverCommand: WaypointCommand {
         return true
       }
     } catch {
-      if error.code == .corrupt, let path = error.path {
-        let detail = error.detail ?? ""
-        // Not even the file's header or schema reads: there is nothing to salvage.
-        throw .data(
-          "\(path): corrupt store: \(CLIError.oneLine(detail)); nothing in it can be read")
-      }
-      throw CLIError(error, store: source)
+      // A file refused whole gets the words every command gives it; any other damage that stops
+      // the salvage leaves nothing recovered either.
+      throw CLIError(error, store: source, damageHint: CLIError.nothingReadable)
     }
     result.recovered = recovered
     result.scenes = scenes.count
@@ -174,6 +177,8 @@ enum RecoverCommand: WaypointCommand {
 
     var store: String
     var output: String
+    /// Whether a file stood at `output` that the new store replaced (`--force`).
+    var replaced: Bool
     /// Rows read from the damaged store.
     var read = 0
     /// Snapshots written to the new store.
@@ -194,6 +199,7 @@ enum RecoverCommand: WaypointCommand {
       json.object { json in
         json.member("store", store)
         json.member("output", output)
+        json.member("replaced", replaced)
         json.member("read", read)
         json.member("recovered", recovered)
         json.member("scenes", scenes)
@@ -208,7 +214,8 @@ enum RecoverCommand: WaypointCommand {
     func lines() -> [String] {
       var lines = [
         "Recovered \(Formatting.count(recovered, "snapshot")) of "
-          + "\(Formatting.count(scenes, "scene")) from \(store) into \(output), a new store."
+          + "\(Formatting.count(scenes, "scene")) from \(store) into \(output), a new store"
+          + (replaced ? " that replaced the file there." : ".")
       ]
       for range in unreadableRanges {
         let ids =

@@ -48,10 +48,15 @@ enum RollbackCommand: WaypointCommand {
       context.console.out(
         "Rolled scene \(Formatting.printable(id)) back to snapshot \(target): "
           + "saved as snapshot \(latest).")
-    } else {
+    } else if latest == target {
       context.console.out(
-        "Scene \(Formatting.printable(id)) already holds snapshot \(target) as its latest "
-          + "(snapshot \(latest)); nothing written.")
+        "Scene \(Formatting.printable(id)) already holds snapshot \(target) as its latest; "
+          + "nothing written.")
+    } else {
+      // An earlier snapshot whose navigation the latest one already holds.
+      context.console.out(
+        "Scene \(Formatting.printable(id))'s latest snapshot, \(latest), already holds what "
+          + "snapshot \(target) holds; nothing written.")
     }
     return .ok
   }

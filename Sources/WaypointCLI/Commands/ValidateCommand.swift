@@ -158,10 +158,10 @@ enum ValidateCommand: WaypointCommand {
     }
 
     var line: String {
-      "\(scenes) scene\(scenes == 1 ? "" : "s"): \(restored) restore whole, \(partial) partly, "
-        + "\(root) to the root, \(unreadable) unreadable, \(crashLoops) crash loop\(crashLoops == 1 ? "" : "s"); "
-        + "\(dropped) route\(dropped == 1 ? "" : "s") "
-        + "dropped, \(undetermined) need the app."
+      "\(Formatting.count(scenes, "scene")): \(restored) restore whole, \(partial) partly, "
+        + "\(root) to the root, \(unreadable) unreadable, "
+        + "\(Formatting.count(crashLoops, "crash loop")); "
+        + "\(Formatting.count(dropped, "route")) dropped, \(undetermined) need the app."
     }
   }
 }

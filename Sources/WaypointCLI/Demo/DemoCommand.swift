@@ -46,11 +46,8 @@ enum DemoCommand {
       throw error
     }
     try OutputFile.write(manifest, to: manifestPath, force: replacesManifest, mode: 0o644)
-    if replacesStore {
-      // The journal of the store being replaced must not be read into the new one.
-      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-    try OutputFile.place(temporary, at: path, replacing: replacesStore)
+    // The journal of the store being replaced must not be read into the new one.
+    try OutputFile.placeStore(temporary, at: path, replacing: replacesStore)
     return 0
   }
 
@@ -200,7 +197,8 @@ enum DemoCommand {
 
     let statistics = try store.statistics()
     print(
-      "\nThe store keeps \(statistics.snapshotCount) snapshots of \(statistics.sceneCount) scenes "
+      "\nThe store keeps \(Formatting.count(statistics.snapshotCount, "snapshot")) of "
+        + "\(Formatting.count(statistics.sceneCount, "scene")) "
         + "(\(statistics.quarantinedCount) quarantined) in \(shownPath)")
     return manifest.encoded()
   }

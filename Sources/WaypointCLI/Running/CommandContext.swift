@@ -2,6 +2,12 @@ import Foundation
 import WaypointSQLite
 import WaypointTools
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What a command runs with: its parsed arguments, the console, and the store they name.
 struct CommandContext {
   /// How a command opens the store.
@@ -128,9 +134,9 @@ struct CommandContext {
     return result
   }
 
-  /// The one rule for what stands at a store path, before SQLite opens it: a directory or (unless
-  /// `mayBeMissing`) nothing exits 66; an empty file exits 65 for every command, reading or
-  /// writing, so that no command turns a 0-byte file into a store.
+  /// The one rule for what stands at a store path, before SQLite opens it: a directory, a file the
+  /// user may not read or (unless `mayBeMissing`) nothing exits 66; an empty file exits 65 for
+  /// every command, reading or writing, so that no command turns a 0-byte file into a store.
   static func checkStoreFile(_ path: String, mayBeMissing: Bool) throws(CLIError) {
     var isDirectory: ObjCBool = false
     let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
@@ -140,6 +146,11 @@ struct CommandContext {
     guard exists else {
       if mayBeMissing { return }
       throw CLIError(exitCode: .noInput, message: "\(path): no such file")
+    }
+    // In the system's words, where SQLite would say only "unable to open database file".
+    if access(path, R_OK) != 0 {
+      throw CLIError(
+        exitCode: .noInput, message: "\(path): cannot open: \(CLIError.reason(errno: errno))")
     }
     let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
     if size?.int64Value == 0 {
@@ -159,10 +170,25 @@ struct CommandContext {
 
   /// The error for a scene the store does not hold (exit 65), suggesting a close scene id.
   func noScene(_ id: String, in store: SnapshotStore) -> CLIError {
-    let suggestion = Self.sceneSuggestion(for: id, in: store).best
+    noScenes([id], in: store)
+  }
+
+  /// The most unknown scene ids one error names, each with its suggestion.
+  static let maxUnknownScenesNamed = 10
+
+  /// The error for scenes the store does not hold (exit 65), naming each (the first
+  /// ``maxUnknownScenesNamed``) with a close scene id when there is one, then `consequence`:
+  /// `STORE: no scene 'phnoe' (did you mean 'phone'?), no scene 'x'; nothing discarded`.
+  func noScenes(_ ids: [String], in store: SnapshotStore, consequence: String? = nil) -> CLIError {
+    var each = ids.prefix(Self.maxUnknownScenesNamed).map { id in
+      "no scene '\(Formatting.printable(id))'"
+        + Formatting.printable(Suggestions.phrase(Self.sceneSuggestion(for: id, in: store).best))
+    }
+    if ids.count > Self.maxUnknownScenesNamed {
+      each.append("and \(ids.count - Self.maxUnknownScenesNamed) more unknown")
+    }
     return .data(
-      "\(store.path): no scene '\(Formatting.printable(id))'"
-        + Formatting.printable(Suggestions.phrase(suggestion)))
+      "\(store.path): " + each.joined(separator: ", ") + (consequence.map { "; " + $0 } ?? ""))
   }
 
   /// How many index entries on each side of a misspelt scene id are compared with it.

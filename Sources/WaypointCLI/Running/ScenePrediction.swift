@@ -41,7 +41,8 @@ struct ScenePrediction {
     if info.quarantine?.kind == .crashLoop { return info.quarantine?.detail }
     guard info.isCrashLoop else { return nil }
     return
-      "restored \(info.unconfirmedRestores) times without the app confirming: the next restore "
+      "restored \(Formatting.count(info.unconfirmedRestores, "time")) without the app confirming: "
+      + "the next restore "
       + "is a crash loop"
   }
 

@@ -128,7 +128,7 @@ struct LineReader {
         return
       }
       let code = errno
-      guard code == EINTR else { throw .unreadable(String(cString: strerror(code))) }
+      guard code == EINTR else { throw .unreadable(CLIError.reason(errno: code)) }
     }
   }
 }

@@ -166,7 +166,7 @@ enum OutputFile {
       if descriptor >= 0 { return (temporary, descriptor) }
       guard errno == EEXIST else {
         throw CLIError(
-          exitCode: .ioError, message: "\(path): cannot create: \(String(cString: strerror(errno)))"
+          exitCode: .ioError, message: "\(path): cannot create: \(CLIError.reason(errno: errno))"
         )
       }
     }
@@ -233,6 +233,36 @@ enum OutputFile {
     }
   }
 
+  /// Puts a finished store in place by ``place(_:at:replacing:)``. The `-wal` and `-shm` files of
+  /// a store it replaces go with it, since SQLite would read a journal left there into the new
+  /// store: they are moved aside under temporary names first, removed once the new store is in
+  /// place, and put back when it could not be put there.
+  static func placeStore(_ temporary: String, at path: String, replacing: Bool) throws(CLIError) {
+    var aside: [(name: String, moved: String)] = []
+    func putBack() {
+      for file in aside { rename(file.moved, file.name) }
+    }
+    if replacing {
+      for name in [path + "-wal", path + "-shm"]
+      where [.file, .link].contains(existing(name)) {
+        let moved = folder(of: name) + "/.\(lastComponent(name)).old-\(UUID().uuidString)"
+        guard rename(name, moved) == 0 else {
+          let error = cannotWrite(name)
+          putBack()
+          throw error
+        }
+        aside.append((name, moved))
+      }
+    }
+    do {
+      try place(temporary, at: path, replacing: replacing)
+    } catch {
+      putBack()
+      throw error
+    }
+    for file in aside { unlink(file.moved) }
+  }
+
   /// Removes a temporary file and the `-wal` and `-shm` files SQLite may have left beside it.
   static func discard(_ temporary: String) {
     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
@@ -240,7 +270,7 @@ enum OutputFile {
 
   private static func cannotWrite(_ path: String) -> CLIError {
     CLIError(
-      exitCode: .ioError, message: "\(path): cannot write: \(String(cString: strerror(errno)))")
+      exitCode: .ioError, message: "\(path): cannot write: \(CLIError.reason(errno: errno))")
   }
 
   private static func folder(of path: String) -> String {

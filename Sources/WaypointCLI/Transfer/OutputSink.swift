@@ -54,7 +54,7 @@ final class OutputSink {
       let descriptor = open(path, O_WRONLY | O_CLOEXEC)
       guard descriptor >= 0 else {
         throw CLIError(
-          exitCode: .ioError, message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+          exitCode: .ioError, message: "\(path): cannot open: \(CLIError.reason(errno: errno))")
       }
       target = (path, nil, FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), force)
       return
@@ -95,14 +95,15 @@ final class OutputSink {
       abandon()
       throw CLIError(
         exitCode: .ioError,
-        message: "\(target.path): cannot write: \(String(cString: strerror(code)))")
+        message: "\(target.path): cannot write: \(CLIError.reason(errno: code))")
     }
     do {
       if target.temporary != nil { try target.handle.synchronize() }
       try target.handle.close()
     } catch {
       abandon()
-      throw CLIError(exitCode: .ioError, message: "\(target.path): cannot write: \(error)")
+      throw CLIError(
+        exitCode: .ioError, message: "\(target.path): cannot write: \(CLIError.reason(error))")
     }
     guard let temporary = target.temporary else { return }
     try OutputFile.place(temporary, at: target.path, replacing: target.force)

@@ -15,7 +15,8 @@ extension DropReason {
     Self(
       .crashLoop,
       message:
-        "crash loop: restored \(unconfirmedRestores) times without the app confirming, kept aside"
+        "crash loop: restored \(unconfirmedRestores) time\(unconfirmedRestores == 1 ? "" : "s") "
+        + "without the app confirming, kept aside"
     )
   }
 
