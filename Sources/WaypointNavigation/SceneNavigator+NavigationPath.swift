@@ -43,14 +43,11 @@ extension SceneNavigator {
 }
 
 /// The `NavigationPath` representation of each stack, kept from one change to the next: each
-/// route's element (its type's name and its JSON) is made once, when the route enters the stack,
-/// and a push or a pop changes only the elements at the top.
+/// route's element (its type's name and its JSON, escaped) is written once, when the route enters
+/// the stack, and a push or a pop changes only the elements at the top; the representation is
+/// those elements joined.
 struct PathRepresentations {
-  /// One route of a stack as an element of the representation.
-  private struct Element {
-    var typeName: String
-    var json: String
-  }
+  private typealias Element = NavigationPathRepresentation.Element
 
   /// A stack's elements, root first (those of the routes at the bottom of the stack, up to the
   /// first not recorded yet), and the JSON made of them (`nil` once the stack changed).
@@ -78,7 +75,7 @@ struct PathRepresentations {
 
   /// The stack `name` now holds `count` routes, the bottom ones of what it held.
   mutating func popped(_ name: String, to count: Int) {
-    if var stack = stacks[name] {
+    if var stack = stacks.removeValue(forKey: name) {
       if stack.replaced == nil, stack.elements.count > count {
         stack.elements.removeLast(stack.elements.count - count)
       }
@@ -91,7 +88,7 @@ struct PathRepresentations {
   /// The stack `name` changed otherwise (replaced, restored): its routes are compared with those of
   /// its elements at the next read.
   mutating func replaced(_ name: String, previous routes: [any RestorableRoute]) {
-    if var stack = stacks[name] {
+    if var stack = stacks.removeValue(forKey: name) {
       if stack.replaced == nil {
         stack.replaced = routes.prefix(stack.elements.count).map { SceneNavigator.key($0) }
       }
@@ -106,8 +103,10 @@ struct PathRepresentations {
   mutating func data(
     for routes: [any RestorableRoute], named name: String, registry: RouteRegistry
   ) -> (data: Data, unrecorded: String?) {
-    var stack = stacks[name] ?? Stack()
-    if let data = stack.data { return (data, nil) }
+    if let data = stacks[name]?.data { return (data, nil) }
+    // Taken out of the dictionary while it changes, so that its elements are not copied.
+    var stack = stacks.removeValue(forKey: name) ?? Stack()
+    defer { stacks[name] = stack }
     if let previous = stack.replaced {
       // The routes kept from the bottom of the stack keep their elements.
       let current = routes.prefix(previous.count).map { SceneNavigator.key($0) }
@@ -129,10 +128,8 @@ struct PathRepresentations {
         break
       }
     }
-    let data = NavigationPathRepresentation.data(
-      for: stack.elements.map { RouteRecord(tag: $0.typeName, json: $0.json) })
+    let data = NavigationPathRepresentation.data(joining: stack.elements)
     stack.data = data
-    stacks[name] = stack
     return (data, unrecorded)
   }
 }

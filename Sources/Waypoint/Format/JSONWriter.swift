@@ -124,6 +124,18 @@ package struct JSONWriter: ~Copyable {
     count += 1
   }
 
+  /// Bytes written before by another writer (a piece of JSON kept to be joined), as they are, with
+  /// no separator and no bookkeeping of containers.
+  package mutating func bytes(_ data: Data) {
+    reserve(data.count)
+    data.withUnsafeBytes { bytes in
+      guard let source = bytes.baseAddress else { return }
+      (base + count).update(
+        from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+    }
+    count += data.count
+  }
+
   /// ASCII text as it is (a number's digits, a literal), with no separator and no bookkeeping of
   /// containers.
   package mutating func ascii(_ text: String) {

@@ -51,14 +51,32 @@ public enum NavigationPathRepresentation {
   /// included): decodable by `JSONDecoder` into `NavigationPath.CodableRepresentation`. Versions
   /// are not part of the format and are left out.
   public static func data(for records: [RouteRecord]) -> Data {
-    var writer = JSONWriter(
-      capacity: 64 + records.reduce(0) { $0 + $1.tag.utf8.count + $1.json.utf8.count * 2 })
-    writer.byte(0x5B)
-    for (index, record) in records.reversed().enumerated() {
-      if index > 0 { writer.byte(0x2C) }
-      writer.quoted(record.tag, escapingSlashes: true)
+    data(joining: records.map { Element(typeName: $0.tag, json: $0.json) })
+  }
+
+  /// One element of the representation written out: its type name and its JSON as two escaped
+  /// strings (`"MyApp.Route","{\"order\":…}"`), kept to be joined by ``data(joining:)`` as often
+  /// as the stack around it changes.
+  package struct Element: Hashable, Sendable {
+    /// The element's two strings and the comma between them.
+    package let bytes: Data
+
+    package init(typeName: String, json: String) {
+      var writer = JSONWriter(capacity: 8 + typeName.utf8.count + json.utf8.count * 2)
+      writer.quoted(typeName, escapingSlashes: true)
       writer.byte(0x2C)
-      writer.quoted(record.json, escapingSlashes: true)
+      writer.quoted(json, escapingSlashes: true)
+      bytes = writer.finish()
+    }
+  }
+
+  /// The representation of a stack whose elements are given **root first**.
+  package static func data(joining elements: [Element]) -> Data {
+    var writer = JSONWriter(capacity: 2 + elements.reduce(0) { $0 + $1.bytes.count + 1 })
+    writer.byte(0x5B)
+    for (index, element) in elements.reversed().enumerated() {
+      if index > 0 { writer.byte(0x2C) }
+      writer.bytes(element.bytes)
     }
     writer.byte(0x5D)
     return writer.finish()
