@@ -7,6 +7,10 @@ import WaypointSQLite
 public enum NavigatorEvent: Sendable, CustomStringConvertible {
   /// The scene was restored (or started at the root); the report says what was dropped and why.
   case restored(RestoreReport)
+  /// The restore's record for the app's analytics, after ``restored(_:)`` when a store was
+  /// restored from: no scene id, no route value (Docs/Outcomes.md). Forward `jsonLine` as it is.
+  /// The store keeps the newest records too (``/WaypointSQLite/SnapshotStore/restoreOutcomes()``).
+  case restoredOutcome(RestoreOutcome)
   /// A save finished: `wrote` is `false` when the state equalled the latest snapshot.
   case saved(snapshotID: Int64, wrote: Bool)
   /// A save failed; the state is saved again on the next change or flush. The error's
@@ -30,6 +34,8 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
     switch self {
     case .restored(let report):
       "restored: \(report.outcome.rawValue), \(report.dropped.count) dropped"
+    case .restoredOutcome(let outcome):
+      "restore outcome: \(outcome.outcome.rawValue), \(outcome.items.count) kinds of items"
     case .saved(let id, let wrote): wrote ? "saved snapshot \(id)" : "unchanged (snapshot \(id))"
     case .saveFailed(let error): "save failed: \(error)"
     case .unrecorded(let places): "not saved: \(places.joined(separator: "; "))"

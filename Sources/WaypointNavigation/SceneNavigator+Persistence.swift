@@ -24,8 +24,10 @@ extension SceneNavigator {
       return RestoreReport(outcome: .root)
     case .notStarted:
       restorePhase = .finished
+      let clock = ContinuousClock()
+      let start = clock.now
       let restoration = openStore().map { $0.restore(scene: scene, with: restorer) }
-      return finishRestore(restoration)
+      return finishRestore(restoration, duration: clock.now - start)
     }
   }
 
@@ -57,7 +59,7 @@ extension SceneNavigator {
         restorePhase = .finished
         if let error = opened.error { persistence = .unavailable(error) }
         store = opened.store
-        return finishRestore(opened.restoration)
+        return finishRestore(opened.restoration, duration: opened.duration)
       }
       restorePhase = .running(task)
       return await task.value
@@ -70,12 +72,17 @@ extension SceneNavigator {
   /// Opens the store off the main actor and restores the scene there.
   private nonisolated static func restoreElsewhere(
     _ source: StoreSource, _ scene: String, _ restorer: Restorer
-  ) async -> (store: SnapshotStore?, error: StoreError?, restoration: StoreRestoration?) {
+  ) async -> (
+    store: SnapshotStore?, error: StoreError?, restoration: StoreRestoration?, duration: Duration
+  ) {
+    let clock = ContinuousClock()
+    let start = clock.now
     do {
-      guard let store = try source.open() else { return (nil, nil, nil) }
-      return (store, nil, store.restore(scene: scene, with: restorer))
+      guard let store = try source.open() else { return (nil, nil, nil, .zero) }
+      let restoration = store.restore(scene: scene, with: restorer)
+      return (store, nil, restoration, clock.now - start)
     } catch {
-      return (nil, error, nil)
+      return (nil, error, nil, .zero)
     }
   }
 
@@ -91,9 +98,11 @@ extension SceneNavigator {
     return store
   }
 
-  /// Takes the restored state (the root when nothing was restored), reports it and starts
-  /// autosave and the confirmation delay.
-  private func finishRestore(_ restoration: StoreRestoration?) -> RestoreReport {
+  /// Takes the restored state (the root when nothing was restored), reports it (with its outcome
+  /// record when a store was restored from, kept in the store) and starts autosave and the
+  /// confirmation delay. `duration` is the restore's, the store's opening included.
+  private func finishRestore(_ restoration: StoreRestoration?, duration: Duration) -> RestoreReport
+  {
     let report: RestoreReport
     if let restoration {
       assign(NavigationState(restoration.scene))
@@ -102,14 +111,24 @@ extension SceneNavigator {
     } else {
       report = RestoreReport(outcome: .root)
     }
+    // The restore's record, when a store was restored from: for the app now, and for the store
+    // with the restore's confirmation or the first save, whichever comes first (off the main
+    // actor, after that write).
+    let outcome = restoration.map {
+      $0.outcome(
+        appBuild: configuration.appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
+        restoredAt: Date(), duration: duration, options: configuration.outcomeOptions)
+    }
     if let store {
       writer = SceneWriter(
-        store: store, scene: scene, registry: restorer.registry, appBuild: configuration.appBuild)
+        store: store, scene: scene, registry: restorer.registry, appBuild: configuration.appBuild,
+        outcome: outcome)
     }
     // The restored state is the stored one: nothing to save until it changes.
     generation = 0
     restoreReport = report
     emit(.restored(report))
+    if let outcome { emit(.restoredOutcome(outcome)) }
     if writer != nil, let delay = configuration.confirmationDelay {
       confirmationTask = Task { [weak self] in
         try? await Task.sleep(for: delay)

@@ -29,12 +29,18 @@ actor SceneWriter {
   let appBuild: String?
   /// The newest generation written (or attempted), so that a late older state is skipped.
   private var written = 0
+  /// The restore's outcome record, kept in the store after the writer's first write.
+  private var outcome: RestoreOutcome?
 
-  init(store: SnapshotStore, scene: String, registry: RouteRegistry, appBuild: String?) {
+  init(
+    store: SnapshotStore, scene: String, registry: RouteRegistry, appBuild: String?,
+    outcome: RestoreOutcome? = nil
+  ) {
     self.store = store
     self.scene = scene
     self.registry = registry
     self.appBuild = appBuild
+    self.outcome = outcome
   }
 
   /// Saves `state`, the navigator's `generation`th change, unless a newer one was written already.
@@ -43,6 +49,7 @@ actor SceneWriter {
   func write(_ state: NavigationState, generation: Int) -> Outcome {
     guard generation > written else { return .skipped }
     let (snapshot, unrecorded) = state.snapshot(registry: registry, appBuild: appBuild)
+    defer { keepOutcome() }
     do {
       let result = try store.save(snapshot, scene: scene)
       written = generation
@@ -53,8 +60,17 @@ actor SceneWriter {
     }
   }
 
+  /// Keeps the restore's outcome record in the store, once; a failure is dropped (the record is
+  /// information, and the app got it through its events).
+  private func keepOutcome() {
+    guard let outcome else { return }
+    self.outcome = nil
+    try? store.recordOutcome(outcome)
+  }
+
   /// Tells the crash-loop guard that the scene's UI came up; `nil` when it did, or why not.
   func confirm() -> StoreError? {
+    defer { keepOutcome() }
     do {
       try store.confirmRestore(scene: scene)
       return nil

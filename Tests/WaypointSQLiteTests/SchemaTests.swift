@@ -70,6 +70,7 @@ struct SchemaTests {
       "0004_crash_loop_threshold": 0x78c7_b8f2_ecc7_c22c,
       "0005_stored_form": 0xbd42_92ac_c860_d163,
       "0006_documents_expanded": 0x9de1_cb70_9eb8_ac16,
+      "0007_restore_outcomes": 0x0204_eedc_7f89_5d6b,
     ]
     // Every shipped migration is pinned: a new one gets its fingerprint here when it ships.
     #expect(Set(shipped.keys) == Set(SchemaMigration.all.map(\.name)))

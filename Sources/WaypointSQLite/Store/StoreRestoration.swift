@@ -1,3 +1,4 @@
+import Foundation
 import Waypoint
 
 /// What ``SnapshotStore/restore(scene:with:)`` brought back, and from which snapshot.
@@ -29,4 +30,32 @@ public struct StoreRestoration: Sendable {
 
   /// The restore's report (a shortcut for `scene.report`).
   public var report: RestoreReport { scene.report }
+}
+
+extension StoreRestoration {
+  /// Whether the crash-loop guard set a snapshot aside on the way: the restored scene's report, or
+  /// the report of a snapshot passed over, has a ``/Waypoint/DropReason/Code/crashLoop`` item.
+  public var setAsideAsCrashLoop: Bool {
+    ([report] + skipped.map(\.report)).contains { report in
+      report.dropped.contains { $0.reason.code == .crashLoop }
+    }
+  }
+
+  /// The restore's record for the app's analytics and the store's history
+  /// (``/Waypoint/RestoreOutcome``), its crash-loop state taken from ``setAsideAsCrashLoop``.
+  ///
+  /// - Parameters:
+  ///   - appBuild: The restoring app's build.
+  ///   - routeSchemaVersion: The restoring registry's route schema version.
+  ///   - restoredAt: When the restore ran.
+  ///   - duration: How long it took.
+  ///   - options: What becomes of tags and stack names.
+  public func outcome(
+    appBuild: String?, routeSchemaVersion: Int, restoredAt: Date, duration: Duration,
+    options: RestoreOutcome.Options = RestoreOutcome.Options()
+  ) -> RestoreOutcome {
+    RestoreOutcome(
+      scene, appBuild: appBuild, routeSchemaVersion: routeSchemaVersion, restoredAt: restoredAt,
+      duration: duration, crashLoop: setAsideAsCrashLoop ? .setAside : .none, options: options)
+  }
 }

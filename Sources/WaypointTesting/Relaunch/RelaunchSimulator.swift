@@ -21,6 +21,13 @@ public struct RelaunchSimulator: Sendable {
   public var configuration: StoreConfiguration
   /// How many launches have run.
   public private(set) var launches = 0
+  /// The outcome record of each restore launch, in order: what the app would have sent to its
+  /// analytics (``/Waypoint/RestoreOutcome``), kept in the store too as the navigator keeps it.
+  public private(set) var outcomes: [RestoreOutcome] = []
+  /// The build string the outcome records carry.
+  public var appBuild: String?
+  /// What becomes of tags and stack names in the outcome records.
+  public var outcomeOptions = RestoreOutcome.Options()
 
   /// The store's file.
   public var storePath: String { folder.appendingPathComponent("waypoint.sqlite").path }
@@ -72,14 +79,24 @@ public struct RelaunchSimulator: Sendable {
     }
   }
 
-  /// A launch that restores `scene` and, when `confirming`, confirms the restore as an app does
-  /// once the restored screens are up. `confirming: false` is a crash between the two.
+  /// A launch that restores `scene`, keeps its outcome record (``outcomes``) and, when
+  /// `confirming`, confirms the restore as an app does once the restored screens are up.
+  /// `confirming: false` is a crash between the two.
   public mutating func restore(scene: String, with restorer: Restorer, confirming: Bool = true)
     throws(WaypointTestFailure) -> StoreRestoration
   {
     let launch = launches + 1
-    return try self.launch { store throws(WaypointTestFailure) in
+    let (appBuild, options) = (appBuild, outcomeOptions)
+    let (restoration, outcome) = try self.launch {
+      store throws(WaypointTestFailure) -> (StoreRestoration, RestoreOutcome) in
+      let clock = ContinuousClock()
+      let start = clock.now
       let restoration = store.restore(scene: scene, with: restorer)
+      let outcome = restoration.outcome(
+        appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
+        restoredAt: Date(), duration: clock.now - start, options: options)
+      // As the navigator: a record that cannot be kept is dropped (it is information).
+      try? store.recordOutcome(outcome)
       if confirming {
         do {
           try store.confirmRestore(scene: scene)
@@ -87,8 +104,10 @@ public struct RelaunchSimulator: Sendable {
           throw WaypointTestFailure("launch \(launch): confirming scene \(scene) failed: \(error)")
         }
       }
-      return restoration
+      return (restoration, outcome)
     }
+    outcomes.append(outcome)
+    return restoration
   }
 
   /// A launch that discards `scene`, as after `application(_:didDiscardSceneSessions:)`.

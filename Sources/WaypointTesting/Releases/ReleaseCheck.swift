@@ -56,6 +56,34 @@ struct ReleaseCheck {
     return findings
   }
 
+  /// The outcome record of each fixture's restore with `restorer`, in the order of
+  /// `expectations.json`, as an app built with it would send it.
+  func outcomes(appBuild: String?, options: RestoreOutcome.Options) throws(WaypointTestFailure)
+    -> [(name: String, outcome: RestoreOutcome)]
+  {
+    var outcomes: [(name: String, outcome: RestoreOutcome)] = []
+    for expected in try load().fixtures {
+      if let problem = FixtureFiles.problem(withName: expected.name) {
+        throw WaypointTestFailure(
+          "release \(release): expectations.json names the fixture \"\(expected.name)\": \(problem)"
+        )
+      }
+      let fixture = try load(folder.appendingPathComponent(expected.fileName), expected)
+      let clock = ContinuousClock()
+      let start = clock.now
+      let scene = fixture.restore(with: restorer)
+      let duration = clock.now - start
+      outcomes.append(
+        (
+          expected.name,
+          RestoreOutcome(
+            scene, appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
+            restoredAt: Date(), duration: duration, options: options)
+        ))
+    }
+    return outcomes
+  }
+
   private func load() throws(WaypointTestFailure) -> FixtureExpectations {
     let url = folder.appendingPathComponent(FixtureExpectations.fileName)
     let data = try FixtureFiles.read(url, limit: FixtureFiles.maxSmallFileBytes)

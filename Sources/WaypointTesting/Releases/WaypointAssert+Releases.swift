@@ -29,9 +29,23 @@ extension WaypointAssert {
     in folder: URL, with restorer: Restorer,
     recordingExpectations: Bool = WaypointAssert.isRecordingFixtures
   ) throws(WaypointTestFailure) {
+    let releases = try releaseFolders(in: folder)
+    var findings: [String] = []
+    for release in releases {
+      findings += ReleaseCheck(
+        folder: folder.appendingPathComponent(release), release: release, restorer: restorer,
+        recording: recordingExpectations
+      ).run()
+    }
+    if let failure = WaypointTestFailure.combining(findings) { throw failure }
+  }
+}
+
+extension WaypointAssert {
+  /// The release folders in `folder`, sorted; files beside them (a committed manifest) are not.
+  static func releaseFolders(in folder: URL) throws(WaypointTestFailure) -> [String] {
     let releases: [String]
     do {
-      // Folders only: a committed manifest may sit beside the releases.
       releases = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         .filter { name in
           var isFolder: ObjCBool = false
@@ -50,14 +64,40 @@ extension WaypointAssert {
         "\(folder.path) holds no recorded release: record one with FrozenRelease.record(in:restoringWith:)"
       )
     }
-    var findings: [String] = []
-    for release in releases {
-      findings += ReleaseCheck(
+    return releases
+  }
+
+  /// The outcome record of every fixture of the releases in `folder` restored by `restorer`: the
+  /// record an app built with it would send (``/Waypoint/RestoreOutcome``), by release folder and
+  /// fixture name, so that a test can assert on it.
+  ///
+  /// ```swift
+  /// let outcomes = try WaypointAssert.releaseOutcomes(in: releases, with: V3.restorer)
+  /// for outcome in outcomes["1.0"]!.values {
+  ///   #expect(outcome.items.allSatisfy { $0.kind == .migrated || $0.tag == "Shop.FAQ" })
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - folder: The folder of recorded releases (``FrozenRelease/record(in:restoringWith:replacing:)``).
+  ///   - restorer: The build under test.
+  ///   - appBuild: The build string the records carry.
+  ///   - options: What becomes of tags and stack names, as the app configures it.
+  /// - Throws: ``WaypointTestFailure`` when a release or fixture cannot be read.
+  public static func releaseOutcomes(
+    in folder: URL, with restorer: Restorer, appBuild: String? = nil,
+    options: RestoreOutcome.Options = RestoreOutcome.Options()
+  ) throws(WaypointTestFailure) -> [String: [String: RestoreOutcome]] {
+    var outcomes: [String: [String: RestoreOutcome]] = [:]
+    for release in try releaseFolders(in: folder) {
+      let check = ReleaseCheck(
         folder: folder.appendingPathComponent(release), release: release, restorer: restorer,
-        recording: recordingExpectations
-      ).run()
+        recording: false)
+      for (name, outcome) in try check.outcomes(appBuild: appBuild, options: options) {
+        outcomes[release, default: [:]][name] = outcome
+      }
     }
-    if let failure = WaypointTestFailure.combining(findings) { throw failure }
+    return outcomes
   }
 }
 
