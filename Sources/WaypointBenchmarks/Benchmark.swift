@@ -112,6 +112,9 @@ struct Benchmark {
       _ = try small.save(state, scene: "unchanged-\(index)")
     }
     var unchangedWrote = 0
+    // The record of a launch's restore, as the navigator makes it (its JSON line included).
+    let described = small.restore(scene: restoreScene, with: restorer)
+    try small.confirmRestore(scene: restoreScene)
     typealias Contender = Interleaving.Contender
     var run = Interleaving([
       Contender(name: "raw insert") { round in
@@ -162,6 +165,14 @@ struct Benchmark {
         }
         return elapsed
       },
+      Contender(name: "outcome record") { _ in
+        timed {
+          _ = described.outcome(
+            appBuild: "3.1 (512)", routeSchemaVersion: registry.schemaVersion,
+            restoredAt: Fixtures.baseDate, duration: .microseconds(120)
+          ).jsonLine
+        }
+      },
       Contender(name: "restore 1M") { _ in
         var restoration: StoreRestoration?
         let elapsed = try timed {
@@ -184,6 +195,7 @@ struct Benchmark {
     results.restoreRatio = run["restore 1k"].medianRatio(to: run["raw restore"])
     results.saveScaleRatio = run["save 1M"].medianRatio(to: save)
     results.restoreScaleRatio = run["restore 1M"].medianRatio(to: run["restore 1k"])
+    results.outcomeRatio = run["outcome record"].medianRatio(to: run["restore 1k"])
     results.saveMedian = save.median
     results.saveFromRoutesMedian = run["save from routes"].median
     results.unchangedSaveMedian = run["unchanged save"].median
@@ -199,7 +211,7 @@ struct Benchmark {
       ("raw insert", nil), ("encode", nil), ("save 1k", "raw insert"),
       ("save from routes", "raw insert"), ("save 1M", "save 1k"),
       ("unchanged save", "raw insert"), ("raw restore", nil), ("restore 1k", "raw restore"),
-      ("restore 1M", "restore 1k"),
+      ("restore 1M", "restore 1k"), ("outcome record", "restore 1k"),
     ]
     for (name, baseline) in rows {
       let samples = run[name]
@@ -389,6 +401,7 @@ struct Results {
   var navigatorChange = Double.nan
   var saveScaleRatio = Double.nan
   var restoreScaleRatio = Double.nan
+  var outcomeRatio = Double.nan
   var validateCPURatio = Double.nan
   var importLinesPerSecond = Double.nan
   var exportSnapshotsPerSecond = Double.nan
@@ -413,6 +426,7 @@ struct Results {
       ("navigator_change_us", navigatorChange),
       ("save_scale_ratio", saveScaleRatio),
       ("restore_scale_ratio", restoreScaleRatio),
+      ("outcome_record_ratio_vs_restore", outcomeRatio),
       ("validate_cpu_ratio_vs_raw_read", validateCPURatio),
       ("import_lines_per_s", importLinesPerSecond),
       ("export_snapshots_per_s", exportSnapshotsPerSecond),
