@@ -167,10 +167,11 @@ struct Benchmark {
       },
       Contender(name: "outcome record") { _ in
         timed {
-          _ = described.outcome(
-            appBuild: "3.1 (512)", routeSchemaVersion: registry.schemaVersion,
-            restoredAt: Fixtures.baseDate, duration: .microseconds(120)
-          ).jsonLine
+          _ =
+            described.outcome(
+              appBuild: "3.1 (512)", routeSchemaVersion: registry.schemaVersion,
+              restoredAt: Fixtures.baseDate, duration: .microseconds(120)
+            ).jsonLine
         }
       },
       Contender(name: "restore 1M") { _ in
