@@ -1,0 +1,155 @@
+import Foundation
+import Waypoint
+
+/// The tally of restore outcome records behind `waypoint outcomes summarize`: per app build, its
+/// restores and how many ended partial or at the root, and per (tag, reason) of dropped routes how
+/// many restores dropped at least one such route and how many routes they dropped.
+///
+/// Memory is bounded whatever the input: at most ``maxBuilds`` builds and ``maxPairsPerBuild``
+/// (tag, reason) pairs per build are tallied apart, the first ones met; the records of later
+/// builds are tallied together as one folded build, and later pairs of a build in its one
+/// `(other)` row (a restore counts there once however many folded pairs it dropped).
+struct OutcomeSummary {
+  /// The most builds tallied apart.
+  static let maxBuilds = 500
+  /// The most (tag, reason) pairs tallied apart in a build.
+  static let maxPairsPerBuild = 2000
+  /// The most (tag, reason) pairs tallied apart over all builds.
+  static let maxPairs = 50_000
+
+  /// A (tag, reason) pair of dropped routes.
+  struct Pair: Hashable {
+    var tag: String?
+    var reason: String?
+  }
+
+  /// The tally of one pair in one build.
+  struct PairTally {
+    var pair: Pair
+    /// Records of the build that dropped at least one route of the pair.
+    var restores = 0
+    /// Routes of the pair dropped, over those records (saturating).
+    var routes = 0
+  }
+
+  /// The tally of one build.
+  struct BuildTally {
+    /// The build's name; `nil` for records without one.
+    var name: String?
+    /// Whether this is the tally of the builds met after ``maxBuilds``.
+    var isFolded = false
+    var restores = 0
+    var partial = 0
+    var root = 0
+    var pairs: [PairTally] = []
+    var index: [Pair: Int] = [:]
+    /// The records that dropped routes of pairs met after the build's pairs were full.
+    var otherRestores = 0
+    /// Their routes of such pairs.
+    var otherRoutes = 0
+  }
+
+  private(set) var builds: [BuildTally] = []
+  private var buildIndex: [String?: Int] = [:]
+  private var foldedBuild: Int?
+  private var pairCount = 0
+  private(set) var records = 0
+  /// The pairs the current record dropped, by index in its build (-1: the other row).
+  private var seen: [Int] = []
+
+  /// Adds a record.
+  mutating func add(_ record: RestoreOutcome) {
+    records += 1
+    let build = buildSlot(record.appBuild)
+    builds[build].restores += 1
+    switch record.outcome {
+    case .partial: builds[build].partial += 1
+    case .root: builds[build].root += 1
+    case .restored: break
+    }
+    seen.removeAll(keepingCapacity: true)
+    for item in record.items where item.kind == .dropped {
+      let pair = Pair(tag: item.tag, reason: item.reason)
+      var slot = builds[build].index[pair] ?? -1
+      if slot < 0, builds[build].pairs.count < Self.maxPairsPerBuild, pairCount < Self.maxPairs {
+        slot = builds[build].pairs.count
+        builds[build].index[pair] = slot
+        builds[build].pairs.append(PairTally(pair: pair))
+        pairCount += 1
+      }
+      let first = !seen.contains(slot)
+      if first { seen.append(slot) }
+      if slot >= 0 {
+        if first { builds[build].pairs[slot].restores += 1 }
+        builds[build].pairs[slot].routes = Self.sum(builds[build].pairs[slot].routes, item.count)
+      } else {
+        if first { builds[build].otherRestores += 1 }
+        builds[build].otherRoutes = Self.sum(builds[build].otherRoutes, item.count)
+      }
+    }
+  }
+
+  /// The index of the tally of `name`'s build, made at its first record.
+  private mutating func buildSlot(_ name: String?) -> Int {
+    if let slot = buildIndex[name] { return slot }
+    guard buildIndex.count < Self.maxBuilds else {
+      if let foldedBuild { return foldedBuild }
+      foldedBuild = builds.count
+      builds.append(BuildTally(name: nil, isFolded: true))
+      return builds.count - 1
+    }
+    buildIndex[name] = builds.count
+    builds.append(BuildTally(name: name))
+    return builds.count - 1
+  }
+
+  private static func sum(_ a: Int, _ b: Int) -> Int {
+    let (total, overflow) = a.addingReportingOverflow(b)
+    return overflow ? Int.max : total
+  }
+
+  /// The builds in their order (``precedes(_:_:)``), the folded builds last.
+  var orderedBuilds: [BuildTally] {
+    builds.filter { !$0.isFolded }.sorted { Self.precedes($0.name, $1.name) }
+      + builds.filter(\.isFolded)
+  }
+
+  // MARK: Order of builds
+
+  /// Whether build `a` comes before build `b`: a record without a build first; then by the
+  /// numbers in the names (each run of digits is a number), compared one by one as numbers, a
+  /// name whose numbers are the start of the other's first (`3.0 (300)` < `3.1 (310)` <
+  /// `10.0 (1000)`, `2` < `2.1`); names with the same numbers by their UTF-8 bytes.
+  static func precedes(_ a: String?, _ b: String?) -> Bool {
+    guard let a else { return b != nil }
+    guard let b else { return false }
+    let left = numbers(in: a)
+    let right = numbers(in: b)
+    for (x, y) in zip(left, right) where x != y {
+      return x.count != y.count ? x.count < y.count : x.lexicographicallyPrecedes(y)
+    }
+    if left.count != right.count { return left.count < right.count }
+    return a.utf8.lexicographicallyPrecedes(b.utf8)
+  }
+
+  /// The runs of ASCII digits in `name`, without leading zeros (`007` is `7`): compared by length
+  /// then digit by digit, they compare as the numbers they write, however many digits.
+  static func numbers(in name: String) -> [ArraySlice<UInt8>] {
+    let bytes = Array(name.utf8)
+    var runs: [ArraySlice<UInt8>] = []
+    var index = 0
+    while index < bytes.count {
+      guard bytes[index] >= 0x30, bytes[index] <= 0x39 else {
+        index += 1
+        continue
+      }
+      var end = index
+      while end < bytes.count, bytes[end] >= 0x30, bytes[end] <= 0x39 { end += 1 }
+      var first = index
+      while first < end - 1, bytes[first] == 0x30 { first += 1 }
+      runs.append(bytes[first..<end])
+      index = end
+    }
+    return runs
+  }
+}
