@@ -28,22 +28,25 @@ struct OutcomesCommandTests {
   }
 
   /// Two builds: 1.0 drops Shop.Route in 1 of 4 restores, 2.0 in 2 of 4, and one root.
-  static let fleet = [
-    record("2.0 (200)", .partial, [("Shop.Route", "removedCase", 2), ("Shop.Route", "removedCase", 1)]),
-    record("1.0 (100)", .restored),
-    record("1.0 (100)", .partial, [("Shop.Route", "removedCase", 1)], migrated: true),
-    record("2.0 (200)", .root, [("Shop.Route", "removedCase", 1), (nil, "unreadableSnapshot", 1)]),
-    record("1.0 (100)", .restored),
-    record("2.0 (200)", .restored, migrated: true),
-    record("1.0 (100)", .restored),
-    record("2.0 (200)", .restored),
-  ].joined(separator: "\n") + "\n"
+  static let fleet =
+    [
+      record(
+        "2.0 (200)", .partial, [("Shop.Route", "removedCase", 2), ("Shop.Route", "removedCase", 1)]),
+      record("1.0 (100)", .restored),
+      record("1.0 (100)", .partial, [("Shop.Route", "removedCase", 1)], migrated: true),
+      record(
+        "2.0 (200)", .root, [("Shop.Route", "removedCase", 1), (nil, "unreadableSnapshot", 1)]),
+      record("1.0 (100)", .restored),
+      record("2.0 (200)", .restored, migrated: true),
+      record("1.0 (100)", .restored),
+      record("2.0 (200)", .restored),
+    ].joined(separator: "\n") + "\n"
 
   func write(_ text: String, _ name: String = "fleet.jsonl", in directory: TemporaryDirectory)
     -> String
   {
     let path = directory.url.appendingPathComponent(name).path
-    FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
     return path
   }
 
@@ -101,7 +104,9 @@ struct OutcomesCommandTests {
     let path = write(Self.fleet, in: directory)
     let over = await run(["outcomes", "summarize", "--fail-above", "30%", path])
     #expect(over.status == 1)
-    #expect(over.out.hasSuffix("Over --fail-above 30.00%:\n  build 2.0 (200): Shop.Route removedCase 50.00%"))
+    #expect(
+      over.out.hasSuffix(
+        "Over --fail-above 30.00%:\n  build 2.0 (200): Shop.Route removedCase 50.00%"))
     let under = await run(["outcomes", "summarize", "--fail-above", "50", path])
     #expect(under.status == 0)
     #expect(under.out.hasSuffix("Nothing over --fail-above 50.00%."))
@@ -126,8 +131,9 @@ struct OutcomesCommandTests {
       Self.record("1.0", .partial, [("A", "unknownTag", 1)]).replacingOccurrences(
         of: "\"count\"", with: "\"c\""))
     lines.append("")
-    lines.append(Self.record("1.0", .partial, [("A", "unknownTag", 1)]).replacingOccurrences(
-      of: "\"count\":1", with: "\"count\":-5"))
+    lines.append(
+      Self.record("1.0", .partial, [("A", "unknownTag", 1)]).replacingOccurrences(
+        of: "\"count\":1", with: "\"count\":-5"))
     lines.append(Self.record("1.0", .restored))
     let path = write(lines.joined(separator: "\r\n"), in: directory)
     let result = await run(["outcomes", "summarize", "--json", path])
@@ -170,10 +176,12 @@ struct OutcomesCommandTests {
     #expect(missing.out.isEmpty)
   }
 
-  @Test("usage: the action, the files, stdin once", arguments: [
-    ["outcomes"], ["outcomes", "summarise", "x"], ["outcomes", "summarize"],
-    ["outcomes", "summarize", "-", "-"],
-  ])
+  @Test(
+    "usage: the action, the files, stdin once",
+    arguments: [
+      ["outcomes"], ["outcomes", "summarise", "x"], ["outcomes", "summarize"],
+      ["outcomes", "summarize", "-", "-"],
+    ])
   func usage(arguments: [String]) async {
     let result = await run(arguments)
     #expect(result.status == 64, "\(result.err)")
@@ -193,13 +201,13 @@ struct OutcomesCommandTests {
   func buildOrder() {
     let builds: [String?] = [
       "10.0 (1000)", "2.0.1 (201)", "2.0 (200)", nil, "2.0 (0200)", "beta", "2", "1.9 (199)",
-      "3.0 (300)", "3.1 (310)", "99999999999999999999999 (1)",
+      "3.0 (300)", "3.1 (310)", "99999999999999999999999 (1)", "1.2.", "v1.2..3",
     ]
     let sorted = builds.sorted { OutcomeSummary.precedes($0, $1) }
     #expect(
       sorted == [
-        nil, "beta", "1.9 (199)", "2", "2.0 (0200)", "2.0 (200)", "2.0.1 (201)", "3.0 (300)",
-        "3.1 (310)", "10.0 (1000)", "99999999999999999999999 (1)",
+        nil, "beta", "1.2.", "v1.2..3", "1.9 (199)", "2", "2.0 (0200)", "2.0 (200)", "2.0.1 (201)",
+        "3.0 (300)", "3.1 (310)", "10.0 (1000)", "99999999999999999999999 (1)",
       ])
   }
 
@@ -223,7 +231,10 @@ struct OutcomesCommandTests {
     // Builds 500 to 599 are folded, 333 records each.
     #expect(folded.restores == 33_300)
     #expect(summary.builds.reduce(0) { $0 + $1.restores } == 200_000)
-    #expect(summary.builds.allSatisfy { $0.otherRestores + $0.pairs.map(\.restores).reduce(0, +) == $0.restores })
+    #expect(
+      summary.builds.allSatisfy {
+        $0.otherRestores + $0.pairs.map(\.restores).reduce(0, +) == $0.restores
+      })
 
     // Through the tool: one build, more pairs than it keeps apart.
     let lines = (0..<(OutcomeSummary.maxPairsPerBuild + 10)).map {
@@ -240,9 +251,11 @@ struct OutcomesCommandTests {
     #expect(text.out.contains("(other): the (tag, reason) pairs of a build after its first 2000"))
   }
 
-  @Test("lines across chunk boundaries, long lines skipped in a small buffer", arguments: [1, 3, 7, 64])
+  @Test(
+    "lines across chunk boundaries, long lines skipped in a small buffer", arguments: [1, 3, 7, 64])
   func recordLines(chunk: Int) throws {
-    let text = "ab\r\n\n" + String(repeating: "x", count: 50) + "\ncd\n" + String(repeating: "y", count: 40)
+    let text =
+      "ab\r\n\n" + String(repeating: "x", count: 50) + "\ncd\n" + String(repeating: "y", count: 40)
     let directory = TemporaryDirectory()
     let path = write(text, "lines.txt", in: directory)
     let handle = try #require(FileHandle(forReadingAtPath: path))
@@ -252,7 +265,8 @@ struct OutcomesCommandTests {
     while let line = try lines.next() {
       switch line {
       case .line(let number, let range):
-        seen.append("\(number):" + lines.withBytes(of: range) { String(decoding: $0, as: UTF8.self) })
+        seen.append(
+          "\(number):" + lines.withBytes(of: range) { String(decoding: $0, as: UTF8.self) })
       case .tooLong(let number, let bytes):
         seen.append("\(number): \(bytes) bytes")
       }

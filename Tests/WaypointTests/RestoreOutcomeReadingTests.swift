@@ -26,12 +26,14 @@ struct RestoreOutcomeReadingTests {
         stack: name(&generator), tag: name(&generator), fromTag: name(&generator),
         reason: name(&generator),
         fromVersion: Bool.random(using: &generator) ? number(&generator, 0...40) : nil,
-        toVersion: Bool.random(using: &generator) ? number(&generator, 0...RestoreOutcome.maxCount)
+        toVersion: Bool.random(using: &generator)
+          ? number(&generator, 0...RestoreOutcome.maxCount)
           : nil,
         count: number(&generator, 1...RestoreOutcome.maxCount))
     }
     return RestoreOutcome(
-      appBuild: name(&generator), routeSchemaVersion: number(&generator, 0...RestoreOutcome.maxCount),
+      appBuild: name(&generator),
+      routeSchemaVersion: number(&generator, 0...RestoreOutcome.maxCount),
       storedRouteSchemaVersion: Bool.random(using: &generator) ? number(&generator, 0...9) : nil,
       outcome: [.restored, .partial, .root].randomElement(using: &generator) ?? .root,
       snapshotAgeHours: Bool.random(using: &generator)
@@ -47,7 +49,8 @@ struct RestoreOutcomeReadingTests {
     for _ in 0..<5000 {
       let outcome = Self.outcome(&generator)
       let line = outcome.jsonLine
-      #expect(try RestoreOutcome(jsonLine: line) == outcome, "\(String(decoding: line, as: UTF8.self))")
+      #expect(
+        try RestoreOutcome(jsonLine: line) == outcome, "\(String(decoding: line, as: UTF8.self))")
       // The same bytes as any collection, with a final newline, and with a \r before it.
       #expect(try RestoreOutcome(jsonLine: Array(line) + [0x0D, 0x0A]) == outcome)
     }
@@ -94,12 +97,16 @@ struct RestoreOutcomeReadingTests {
     (line(#""crashLoop":"none""#, #""crashLoop":true"#), .wrongType("crashLoop")),
     (line(#""appBuild":"3.0 (300)""#, #""appBuild":3"#), .wrongType("appBuild")),
     (
-      line(#""appBuild":"3.0 (300)""#, #""appBuild":""# + String(repeating: "9", count: 101) + #"""#),
+      line(
+        #""appBuild":"3.0 (300)""#, #""appBuild":""# + String(repeating: "9", count: 101) + #"""#),
       .invalidValue("appBuild")
     ),
     (line(#""items":["#, #""items":{"#).replacingOccurrences(of: "}],", with: "}},"), .notJSON),
     (line(#""items":[{"kind""#, #""items":[1,{"kind""#), .wrongType("items[0]")),
-    (line(#""items":["#, #""items":"#).replacingOccurrences(of: "}],", with: "},"), .wrongType("items")),
+    (
+      line(#""items":["#, #""items":"#).replacingOccurrences(of: "}],", with: "},"),
+      .wrongType("items")
+    ),
     (line(#""count":3"#, #""count":-3"#), .invalidValue("items[0].count")),
     (line(#""count":3"#, #""count":0"#), .invalidValue("items[0].count")),
     (line(#""count":3"#, #""count":1000000000001"#), .invalidValue("items[0].count")),
@@ -109,12 +116,17 @@ struct RestoreOutcomeReadingTests {
     (line(#""kind":"dropped""#, #""kind":"kept""#), .invalidValue("items[0].kind")),
     (line(#""location":"stack""#, #""location":"window""#), .invalidValue("items[0].location")),
     (line(#""omittedItems":0"#, #""omittedItems":-1"#), .invalidValue("omittedItems")),
-    (line(#""snapshotAgeHours":26"#, #""snapshotAgeHours":-26"#), .invalidValue("snapshotAgeHours")),
+    (
+      line(#""snapshotAgeHours":26"#, #""snapshotAgeHours":-26"#), .invalidValue("snapshotAgeHours")
+    ),
     (
       line(#""durationMicroseconds":210"#, #""durationMicroseconds":9223372036854775807"#),
       .invalidValue("durationMicroseconds")
     ),
-    (line(#""omittedItems":0"#, #""omittedItems":0,"omittedItems":1"#), .invalidValue("omittedItems")),
+    (
+      line(#""omittedItems":0"#, #""omittedItems":0,"omittedItems":1"#),
+      .invalidValue("omittedItems")
+    ),
     (line(#""tag":"Shop.Route""#, #""tag":"\ud800""#), .notJSON),
   ]
 
@@ -133,7 +145,9 @@ struct RestoreOutcomeReadingTests {
   func unknownKeys() throws {
     let line = Self.line(#""format":1,"#, #""later":{"a":[1,{"b":null}]},"format":1,"#)
       .replacingOccurrences(of: #""count":3"#, with: #""count":3,"weight":1.5"#)
-    #expect(try RestoreOutcome(jsonLine: Data(line.utf8)) == RestoreOutcome(jsonLine: Data(Self.line().utf8)))
+    #expect(
+      try RestoreOutcome(jsonLine: Data(line.utf8))
+        == RestoreOutcome(jsonLine: Data(Self.line().utf8)))
   }
 
   @Test("a line over the limit is refused before it is read")

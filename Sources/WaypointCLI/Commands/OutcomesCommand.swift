@@ -6,7 +6,7 @@ import Waypoint
 /// release gate (`--fail-above`).
 enum OutcomesCommand: WaypointCommand {
   static let action = PositionalKey(
-    "ACTION", help: "summarize (the one action so far).", required: false)
+    "ACTION", help: "summarize (the one action).", required: false)
   static let files = PositionalKey(
     "FILE", help: "JSON Lines files of records to read; - reads stdin.", repeatable: true,
     required: false)
@@ -28,8 +28,9 @@ enum OutcomesCommand: WaypointCommand {
           + "constant memory, and prints per app build its restores, the share that ended partial "
           + "and at the root, and per (tag, reason) of dropped routes the share of the build's "
           + "restores that dropped one, each with its change in percentage points against the "
-          + "previous build. Builds are ordered by the numbers in their names, compared one by "
-          + "one (3.0 (300) before 3.1 (310) before 10.0 (1000)), a record without a build first.",
+          + "previous build. Builds are ordered by the versions in their names, numbers joined by "
+          + "dots compared one by one (2.0 (200) before 2.0.1 (201) before 10.0 (1000)), a record "
+          + "without a build first.",
         "Lines that are not records (not JSON, a newer format, a missing field, a wrong type, an "
           + "absurd count, a line over 64 KiB) are skipped and counted; the first 20 are named "
           + "on stderr with their file and line. Empty lines are skipped. The first 500 builds "

@@ -117,39 +117,60 @@ struct OutcomeSummary {
   // MARK: Order of builds
 
   /// Whether build `a` comes before build `b`: a record without a build first; then by the
-  /// numbers in the names (each run of digits is a number), compared one by one as numbers, a
-  /// name whose numbers are the start of the other's first (`3.0 (300)` < `3.1 (310)` <
-  /// `10.0 (1000)`, `2` < `2.1`); names with the same numbers by their UTF-8 bytes.
+  /// versions in the names, a version being numbers joined by dots (`3.0.1`, `310`), compared
+  /// one by one as numbers, version after version, a version that starts another first
+  /// (`2.0 (200)` < `2.0.1 (201)` < `10.0 (1000)`, `2` < `2.1`); names with the same versions by
+  /// their UTF-8 bytes. Docs/Outcomes.md's query orders builds by the same rule.
   static func precedes(_ a: String?, _ b: String?) -> Bool {
     guard let a else { return b != nil }
     guard let b else { return false }
-    let left = numbers(in: a)
-    let right = numbers(in: b)
-    for (x, y) in zip(left, right) where x != y {
-      return x.count != y.count ? x.count < y.count : x.lexicographicallyPrecedes(y)
+    let left = versions(in: a)
+    let right = versions(in: b)
+    for (x, y) in zip(left, right) where !x.elementsEqual(y) {
+      return precedes(x, y)
     }
     if left.count != right.count { return left.count < right.count }
     return a.utf8.lexicographicallyPrecedes(b.utf8)
   }
 
-  /// The runs of ASCII digits in `name`, without leading zeros (`007` is `7`): compared by length
-  /// then digit by digit, they compare as the numbers they write, however many digits.
-  static func numbers(in name: String) -> [ArraySlice<UInt8>] {
+  /// Whether version `x` comes before version `y`: number by number, a prefix first.
+  private static func precedes(_ x: [ArraySlice<UInt8>], _ y: [ArraySlice<UInt8>]) -> Bool {
+    for (m, n) in zip(x, y) where m != n {
+      return m.count != n.count ? m.count < n.count : m.lexicographicallyPrecedes(n)
+    }
+    return x.count < y.count
+  }
+
+  /// The versions in `name`: each run of ASCII digits and dots that starts and ends with a digit,
+  /// as its numbers, without leading zeros (`007` is `7`): compared by length then digit by digit,
+  /// they compare as the numbers they write, however many digits.
+  static func versions(in name: String) -> [[ArraySlice<UInt8>]] {
     let bytes = Array(name.utf8)
-    var runs: [ArraySlice<UInt8>] = []
+    func isDigit(_ index: Int) -> Bool {
+      index < bytes.count && bytes[index] >= 0x30 && bytes[index] <= 0x39
+    }
+    var versions: [[ArraySlice<UInt8>]] = []
     var index = 0
     while index < bytes.count {
-      guard bytes[index] >= 0x30, bytes[index] <= 0x39 else {
+      guard isDigit(index) else {
         index += 1
         continue
       }
-      var end = index
-      while end < bytes.count, bytes[end] >= 0x30, bytes[end] <= 0x39 { end += 1 }
-      var first = index
-      while first < end - 1, bytes[first] == 0x30 { first += 1 }
-      runs.append(bytes[first..<end])
-      index = end
+      var numbers: [ArraySlice<UInt8>] = []
+      while true {
+        var end = index
+        while isDigit(end) { end += 1 }
+        var first = index
+        while first < end - 1, bytes[first] == 0x30 { first += 1 }
+        numbers.append(bytes[first..<end])
+        index = end
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "."), isDigit(index + 1) else {
+          break
+        }
+        index += 1
+      }
+      versions.append(numbers)
     }
-    return runs
+    return versions
   }
 }
