@@ -368,7 +368,8 @@ struct Benchmark {
       }
       summaries.values.append(child.seconds)
       summariesCPU.values.append(child.cpuSeconds)
-      peakRSS = max(peakRSS, child.peakRSSBytes)
+      // The tool's own high-water mark where /proc has it: wait4's includes this process's.
+      peakRSS = max(peakRSS, child.ownPeakRSSBytes ?? child.peakRSSBytes)
     }
     results.summarizeRecordsPerSecond = Double(settings.outcomeRecords) / summariesCPU.median
     results.summarizePeakRSSMB = Double(peakRSS) / 1_048_576
