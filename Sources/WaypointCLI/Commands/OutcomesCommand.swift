@@ -33,9 +33,9 @@ enum OutcomesCommand: WaypointCommand {
           + "without a build first.",
         "Lines that are not records (not JSON, a newer format, a missing field, a wrong type, an "
           + "absurd count, a line over 64 KiB) are skipped and counted; the first 20 are named "
-          + "on stderr with their file and line. Empty lines are skipped. The first 500 builds "
-          + "and the first 2,000 (tag, reason) pairs of each build are tallied apart; later ones "
-          + "are folded into one row, which the output names.",
+          + "on stderr with their file and line. Empty lines are skipped. The first 200 builds "
+          + "and the first 1,000 (tag, reason) pairs of each build (10,000 in all) are tallied "
+          + "apart; later ones are folded into one row, which the output names.",
         "Exits 1 when --fail-above is crossed (naming what crossed it), 65 when no line is a "
           + "record, 66 for a missing FILE. Reads no store.",
       ],
@@ -134,7 +134,7 @@ enum OutcomesCommand: WaypointCommand {
     let report = SummaryReport(
       summary, files: inputs, bad: bad, threshold: context[failAbove])
     if context.json {
-      context.printJSON(report)
+      report.stream(to: context.console)
     } else {
       for line in report.lines(context.style) { context.console.out(line) }
     }
@@ -318,9 +318,10 @@ private struct SummaryReport: JSONWritable {
     }
     if folded || builds.contains(where: \.tally.isFolded) {
       lines.append(
-        "(other): the (tag, reason) pairs of a build after its first "
-          + "\(OutcomeSummary.maxPairsPerBuild), tallied together; (other builds): the builds "
-          + "after the first \(OutcomeSummary.maxBuilds).")
+        "(other): the (tag, reason) pairs of a build met after its first "
+          + "\(OutcomeSummary.maxPairsPerBuild) (or after \(OutcomeSummary.maxPairs) in all), "
+          + "tallied together; (other builds): the builds met after the first "
+          + "\(OutcomeSummary.maxBuilds).")
     }
     if let threshold {
       if failures.isEmpty {
@@ -344,7 +345,22 @@ private struct SummaryReport: JSONWritable {
 
   // MARK: JSON
 
-  func write(to json: inout JSONStream) {
+  /// Writes the `--json` document to `console` as it is made, 64 KiB at a time, so that a summary
+  /// of many pairs is never whole in memory.
+  func stream(to console: Console) {
+    var json = JSONStream(.pretty, capacity: 80 << 10)
+    write(to: &json) { json in
+      if json.bytes.count >= 64 << 10 { console.writeOut(json.take()) }
+    }
+    var last = json.take()
+    last.append(0x0A)
+    console.writeOut(last)
+  }
+
+  func write(to json: inout JSONStream) { write(to: &json) { _ in } }
+
+  /// Writes the document, calling `flush` after each drop row.
+  private func write(to json: inout JSONStream, flush: (inout JSONStream) -> Void) {
     json.object { json in
       json.member("files", files)
       json.member("records", records)
@@ -354,7 +370,7 @@ private struct SummaryReport: JSONWritable {
       Self.number(threshold, &json)
       json.key("builds")
       json.beginArray()
-      for row in builds { Self.write(row, &json) }
+      for row in builds { Self.write(row, &json, flush: flush) }
       json.endArray()
       json.key("failures")
       json.beginArray()
@@ -374,7 +390,9 @@ private struct SummaryReport: JSONWritable {
     }
   }
 
-  private static func write(_ row: BuildRow, _ json: inout JSONStream) {
+  private static func write(
+    _ row: BuildRow, _ json: inout JSONStream, flush: (inout JSONStream) -> Void
+  ) {
     json.object { json in
       json.member("build", row.tally.name)
       json.member("folded", row.tally.isFolded)
@@ -391,7 +409,10 @@ private struct SummaryReport: JSONWritable {
       number(row.rootChange, &json)
       json.key("drops")
       json.beginArray()
-      for drop in row.drops { write(drop, &json) }
+      for drop in row.drops {
+        write(drop, &json)
+        flush(&json)
+      }
       json.endArray()
       json.key("other")
       if let other = row.other { write(other, &json) } else { json.null() }

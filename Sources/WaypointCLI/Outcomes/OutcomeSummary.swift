@@ -11,11 +11,11 @@ import Waypoint
 /// `(other)` row (a restore counts there once however many folded pairs it dropped).
 struct OutcomeSummary {
   /// The most builds tallied apart.
-  static let maxBuilds = 500
+  static let maxBuilds = 200
   /// The most (tag, reason) pairs tallied apart in a build.
-  static let maxPairsPerBuild = 2000
+  static let maxPairsPerBuild = 1000
   /// The most (tag, reason) pairs tallied apart over all builds.
-  static let maxPairs = 50_000
+  static let maxPairs = 10_000
 
   /// A (tag, reason) pair of dropped routes.
   struct Pair: Hashable {
