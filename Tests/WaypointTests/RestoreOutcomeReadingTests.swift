@@ -68,6 +68,25 @@ struct RestoreOutcomeReadingTests {
     #expect(outcome.jsonLine == line)
   }
 
+  @Test(
+    "the record of a real restore reads back equal, under every policy",
+    arguments: RestorePolicy.allCases)
+  func fromRealRestores(policy: RestorePolicy) throws {
+    let scene = try RestoreTests.restore(RestoreTests.v1Snapshot(), policy: policy)
+    for options in [
+      RestoreOutcome.Options(),
+      RestoreOutcome.Options(tag: { "h" + String($0.count) }, includesStackNames: true),
+    ] {
+      let outcome = RestoreOutcome(
+        scene, appBuild: "2.0 (200)", routeSchemaVersion: 2, restoredAt: sampleDate,
+        duration: .microseconds(180), options: options)
+      #expect(!outcome.items.isEmpty)
+      let read = try RestoreOutcome(jsonLine: outcome.jsonLine)
+      #expect(read == outcome)
+      #expect(read.outcome == scene.report.outcome)
+    }
+  }
+
   static let base =
     #"{"format":1,"appBuild":"3.0 (300)","routeSchemaVersion":3,"storedRouteSchemaVersion":2,"outcome":"partial","snapshotAgeHours":26,"durationMicroseconds":210,"crashLoop":"none","items":[ITEM],"omittedItems":0}"#
   static let item =
