@@ -21,14 +21,16 @@ struct Settings {
   var importLines: Int
   /// Navigation changes timed on the main actor.
   var navigatorChanges: Int
+  /// Restore outcome records `waypoint outcomes summarize` reads (a file built once in the cache).
+  var outcomeRecords: Int
   var seed: UInt64 = 10
 
   static let full = Settings(
     bigStore: 1_000_000, rounds: 3000, warmUp: 200, launches: 40, toolRounds: 3,
-    importLines: 50_000, navigatorChanges: 4000)
+    importLines: 50_000, navigatorChanges: 4000, outcomeRecords: 5_000_000)
   static let quick = Settings(
     bigStore: 10_000, rounds: 400, warmUp: 50, launches: 30, toolRounds: 3, importLines: 5_000,
-    navigatorChanges: 1000)
+    navigatorChanges: 1000, outcomeRecords: 200_000)
 }
 
 /// The scenes the save contenders cycle over, as an app with many windows (or many saves of a
@@ -365,6 +367,31 @@ struct Benchmark {
       String(format: "export of %d snapshots: ", settings.importLines)
         + exports.describe(cpu: exportsCPU)
         + String(format: ", %.0f snapshots per CPU second", results.exportSnapshotsPerSecond))
+
+    // outcomes summarize over a fleet's records, streamed: throughput and peak memory.
+    let records = try OutcomeFleet.cached(count: settings.outcomeRecords, log: log)
+    var summaries = Samples()
+    var summariesCPU = Samples()
+    var peakRSS = 0
+    for _ in 0..<settings.toolRounds {
+      let child = try runChild(waypoint, ["outcomes", "summarize", records])
+      guard child.status == 0 else {
+        throw BenchError(
+          "waypoint outcomes summarize exited \(child.status): \(child.standardError)")
+      }
+      summaries.values.append(child.seconds)
+      summariesCPU.values.append(child.cpuSeconds)
+      // The tool's own high-water mark where /proc has it: wait4's includes this process's.
+      peakRSS = max(peakRSS, child.ownPeakRSSBytes ?? child.peakRSSBytes)
+    }
+    results.summarizeRecordsPerSecond = Double(settings.outcomeRecords) / summariesCPU.median
+    results.summarizePeakRSSMB = Double(peakRSS) / 1_048_576
+    log(
+      String(format: "outcomes summarize of %d records: ", settings.outcomeRecords)
+        + summaries.describe(cpu: summariesCPU)
+        + String(
+          format: ", %.0f records per CPU second (goal: 200000), peak RSS %.1f MB (goal: 64)",
+          results.summarizeRecordsPerSecond, results.summarizePeakRSSMB))
   }
 
   /// `count` lines as `waypoint export` writes them, one scene each.
@@ -406,6 +433,8 @@ struct Results {
   var validateCPURatio = Double.nan
   var importLinesPerSecond = Double.nan
   var exportSnapshotsPerSecond = Double.nan
+  var summarizeRecordsPerSecond = Double.nan
+  var summarizePeakRSSMB = Double.nan
   var appCodeBytes = Double.nan
   var saveMedian = Double.nan
   var saveFromRoutesMedian = Double.nan
@@ -431,6 +460,8 @@ struct Results {
       ("validate_cpu_ratio_vs_raw_read", validateCPURatio),
       ("import_lines_per_s", importLinesPerSecond),
       ("export_snapshots_per_s", exportSnapshotsPerSecond),
+      ("summarize_records_per_s", summarizeRecordsPerSecond),
+      ("summarize_peak_rss_mb", summarizePeakRSSMB),
       ("app_code_bytes", appCodeBytes),
       ("save_median_us", saveMedian),
       ("save_from_routes_median_us", saveFromRoutesMedian),

@@ -12,7 +12,14 @@ struct ChildRun {
   var seconds: Double
   /// User and system time: the wall time less the waits (for the disk, for the CPU).
   var cpuSeconds: Double
+  /// `wait4`'s `ru_maxrss`. On Linux it is at least the spawning process's own peak at the spawn
+  /// (the child starts in the parent's memory, and `execve` keeps the larger high-water mark): a
+  /// bound, not the tool's figure.
   var peakRSSBytes: Int
+  /// The child's own peak resident memory, `VmHWM` of `/proc/PID/status` (the high-water mark of
+  /// the memory `execve` gave it), read every 2 ms while it runs; `nil` where there is no `/proc`
+  /// or the child ended before a read.
+  var ownPeakRSSBytes: Int?
   var status: Int32
   var standardError: String
 }
@@ -45,8 +52,17 @@ func runChild(_ executable: String, _ arguments: [String]) throws -> ChildRun {
   guard spawned == 0 else { throw BenchError("cannot run \(executable): error \(spawned)") }
   var status: Int32 = 0
   var usage = rusage()
-  while wait4(pid, &status, 0, &usage) < 0 {
-    guard errno == EINTR else { throw BenchError("wait4 failed: \(errno)") }
+  var ownPeak: Int?
+  while true {
+    let waited = wait4(pid, &status, WNOHANG, &usage)
+    if waited == pid { break }
+    if waited < 0 {
+      guard errno == EINTR else { throw BenchError("wait4 failed: \(errno)") }
+      continue
+    }
+    if let peak = highWaterMark(pid) { ownPeak = max(ownPeak ?? 0, peak) }
+    var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+    nanosleep(&pause, nil)
   }
   let elapsed = clock.now - start
   #if canImport(Darwin)
@@ -60,7 +76,16 @@ func runChild(_ executable: String, _ arguments: [String]) throws -> ChildRun {
   return ChildRun(
     seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
     cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-    peakRSSBytes: peak, status: exited, standardError: standardError)
+    peakRSSBytes: peak, ownPeakRSSBytes: ownPeak, status: exited, standardError: standardError)
+}
+
+/// `VmHWM` of a running process, in bytes (`/proc/PID/status`, Linux); `nil` elsewhere.
+private func highWaterMark(_ pid: pid_t) -> Int? {
+  guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+    let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+    let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).dropLast(3))
+  else { return nil }
+  return kilobytes * 1024
 }
 
 /// The `waypoint` executable built beside this one (`swift build` puts every product of a

@@ -19,7 +19,7 @@ struct OptionValueTests {
     var testDescription: String { "\(command) \(option)" }
   }
 
-  /// Values no numeric or enumerated option accepts.
+  /// Values no numeric or enumerated option accepts, but `1.5` for a percentage.
   static let badValues = [
     "x", "", "-1", "1.5", "99999999999999999999999", " 3", "3 ", "0x10", "CUT", "\u{1B}[31m",
   ]
@@ -30,7 +30,7 @@ struct OptionValueTests {
     #expect(
       names == [
         "show --snapshot", "show --policy", "validate --policy", "repair --policy",
-        "rollback --to", "prune --keep", "prune --older-than",
+        "rollback --to", "prune --keep", "prune --older-than", "outcomes --fail-above",
       ])
   }
 
@@ -38,6 +38,11 @@ struct OptionValueTests {
     "a bad value exits 64 with the one message shape, before the command runs",
     arguments: checked, badValues)
   func refused(checked: Checked, value: String) async {
+    // A percentage (`--fail-above`) takes a fraction: 1.5 is one and a half percent.
+    if checked.option == "--fail-above", value == "1.5" {
+      #expect(checked.format.accepts(value))
+      return
+    }
     let result = await run([
       "--db", "/nonexistent/store.sqlite", checked.command, "\(checked.option)=\(value)",
     ])

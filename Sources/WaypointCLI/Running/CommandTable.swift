@@ -22,6 +22,7 @@ enum CommandTable {
       RecoverCommand.self,
       FixturesCommand.self,
       ManifestCommand.self,
+      OutcomesCommand.self,
     ]
   }
 

@@ -2,7 +2,8 @@
 enum ExitCode: Int32, Hashable, Sendable {
   /// Done.
   case ok = 0
-  /// The command ran, and found problems (`check`, `validate`, `repair --dry-run`, `manifest diff`).
+  /// The command ran, and found problems (`check`, `validate`, `repair --dry-run`, `manifest diff`,
+  /// `outcomes summarize --fail-above`).
   case problemsFound = 1
   /// The command line is wrong (`EX_USAGE`).
   case usage = 64
@@ -26,7 +27,8 @@ enum ExitCode: Int32, Hashable, Sendable {
     (
       .problemsFound,
       "The command ran and found problems (check, validate, repair --dry-run, a recover that could "
-        + "not read everything, a manifest diff that loses saved routes or could not compare a tag)."
+        + "not read everything, a manifest diff that loses saved routes or could not compare a tag, "
+        + "an outcomes summarize over --fail-above)."
     ),
     (
       .usage,
@@ -36,8 +38,9 @@ enum ExitCode: Int32, Hashable, Sendable {
     (
       .dataError,
       "Bad data: not a Waypoint store, an empty file, a corrupt file, a store from a newer schema, a "
-        + "document that cannot be read, a malformed input file (naming the line for import), a scene "
-        + "id the store refuses, a scene or snapshot id the store does not hold."
+        + "document that cannot be read, a malformed input file (naming the line for import), outcome "
+        + "records of which none reads, a scene id the store refuses, a scene or snapshot id the "
+        + "store does not hold."
     ),
     (.noInput, "The store or an input file does not exist, or is a directory."),
     (
