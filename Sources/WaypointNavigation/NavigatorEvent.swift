@@ -7,8 +7,9 @@ import WaypointSQLite
 public enum NavigatorEvent: Sendable, CustomStringConvertible {
   /// The scene was restored (or started at the root); the report says what was dropped and why.
   case restored(RestoreReport)
-  /// The restore's record for the app's analytics, after ``restored(_:)`` when a store was
-  /// restored from: no scene id, no route value (Docs/Outcomes.md). Forward `jsonLine` as it is.
+  /// The restore's record for the app's analytics, after ``restored(_:)`` when the store held
+  /// something for the scene (never at a scene's first launch): no scene id, no route value
+  /// (Docs/Outcomes.md). Forward `jsonLine` as it is.
   /// The store keeps the newest records too (``/WaypointSQLite/SnapshotStore/restoreOutcomes()``).
   case restoredOutcome(RestoreOutcome)
   /// A save finished: `wrote` is `false` when the state equalled the latest snapshot.

@@ -111,10 +111,10 @@ extension SceneNavigator {
     } else {
       report = RestoreReport(outcome: .root)
     }
-    // The restore's record, when a store was restored from: for the app now, and for the store
-    // with the restore's confirmation or the first save, whichever comes first (off the main
-    // actor, after that write).
-    let outcome = restoration.map {
+    // The restore's record, when the store held something for the scene: for the app now, and
+    // for the store with the restore's confirmation or the first save, whichever comes first
+    // (off the main actor, after that write).
+    let outcome = restoration.flatMap { $0.foundSnapshot ? $0 : nil }.map {
       $0.outcome(
         appBuild: configuration.appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
         restoredAt: Date(), duration: duration, options: configuration.outcomeOptions)

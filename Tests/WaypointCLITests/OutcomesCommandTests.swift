@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointSQLite
 
 @testable import WaypointCLI
 
@@ -179,7 +180,7 @@ struct OutcomesCommandTests {
   @Test(
     "usage: the action, the files, stdin once",
     arguments: [
-      ["outcomes"], ["outcomes", "summarise", "x"], ["outcomes", "summarize"],
+      ["outcomes", "summarise", "x"], ["outcomes", "summarize"], ["outcomes", "--fail-above", "1"],
       ["outcomes", "summarize", "-", "-"],
     ])
   func usage(arguments: [String]) async {
@@ -273,5 +274,98 @@ struct OutcomesCommandTests {
       }
     }
     #expect(seen == ["1:ab", "2:", "3: 50 bytes", "4:cd", "5: 40 bytes"])
+  }
+}
+
+/// `waypoint outcomes` without an action: the records a store keeps.
+@Suite("waypoint outcomes: the records a store keeps")
+struct OutcomesListTests {
+  static func outcome(_ build: String, _ outcome: RestoreReport.Outcome) -> RestoreOutcome {
+    RestoreOutcome(
+      appBuild: build, routeSchemaVersion: 3, storedRouteSchemaVersion: 1, outcome: outcome,
+      snapshotAgeHours: 26, durationMicroseconds: 180, crashLoop: .none,
+      items: outcome == .restored
+        ? []
+        : [
+          RestoreOutcome.Item(
+            kind: .dropped, location: .stack, tag: "Shop.Route", reason: "removedCase", count: 2),
+          RestoreOutcome.Item(
+            kind: .migrated, location: .stack, tag: "Shop.Route", fromVersion: 1, toVersion: 3),
+        ])
+  }
+
+  /// A store keeping two records (and, with `planted`, a row that is not one).
+  func store(planted: Bool = false, in directory: TemporaryDirectory) throws -> String {
+    let path = directory.url.appendingPathComponent("kept.sqlite").path
+    let store = try SnapshotStore(path: path)
+    try store.recordOutcome(
+      Self.outcome("3.0 (300)", .partial), at: Date(timeIntervalSince1970: 1_800_000_000))
+    try store.recordOutcome(
+      Self.outcome("3.0 (300)", .restored), at: Date(timeIntervalSince1970: 1_800_003_600))
+    if planted {
+      try store.withDatabase { db throws(SQLiteError) in
+        _ = try db.run(
+          "INSERT INTO restore_outcome (recorded_at, record) VALUES (0, ?)",
+          [.blob(Data("{\"format\":99}".utf8))])
+      }
+    }
+    return path
+  }
+
+  @Test("a table of the kept records, oldest first")
+  func table() async throws {
+    let directory = TemporaryDirectory()
+    let path = try store(in: directory)
+    let result = await run(["--db", path, "outcomes"])
+    #expect(result.status == 0, "\(result.err)")
+    let lines = result.out.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines.first?.hasPrefix("RECORD") == true)
+    #expect(lines[1].contains("partial"))
+    #expect(lines[1].contains("2 dropped Shop.Route (removedCase), 1 migrated Shop.Route 1→3"))
+    #expect(lines[1].contains("26 h"))
+    #expect(lines[2].contains("restored"))
+  }
+
+  @Test("--json gives the records as kept, which summarize reads")
+  func json() async throws {
+    let directory = TemporaryDirectory()
+    let path = try store(in: directory)
+    let result = await run(["--db", path, "outcomes", "--json"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(
+      result.out.split(separator: "\n").map(String.init)
+        == [Self.outcome("3.0 (300)", .partial), Self.outcome("3.0 (300)", .restored)]
+        .map { String(decoding: $0.jsonLine, as: UTF8.self) })
+    let summary = await run(["outcomes", "summarize", "-"], input: Data(result.out.utf8))
+    #expect(summary.status == 0, "\(summary.err)")
+    #expect(summary.out.contains("3.0 (300)"))
+  }
+
+  @Test("a kept row that is not a record is named, and the command exits 1")
+  func planted() async throws {
+    let directory = TemporaryDirectory()
+    let path = try store(planted: true, in: directory)
+    for arguments in [["--db", path, "outcomes"], ["--db", path, "outcomes", "--json"]] {
+      let result = await run(arguments)
+      #expect(result.status == 1)
+      #expect(result.err.hasPrefix("waypoint outcomes: record 3: not a record: "), "\(result.err)")
+    }
+  }
+
+  @Test("a store of schema 6 read as it is has no records; files are for summarize")
+  func olderStoreAndUsage() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.url.appendingPathComponent("old.sqlite").path
+    try FileManager.default.copyItem(
+      atPath: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../WaypointSQLiteTests/Fixtures/schema-6.sqlite").path,
+      toPath: path)
+    let result = await run(["--db", path, "outcomes"])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.out.isEmpty)
+    #expect(result.err.contains("no restore outcomes in"))
+    let usage = await run(["--db", path, "outcomes", "x.jsonl"])
+    #expect(usage.status == 64)
   }
 }

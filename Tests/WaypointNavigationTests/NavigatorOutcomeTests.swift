@@ -57,6 +57,21 @@ struct NavigatorOutcomeTests {
     #expect(try store.restoreOutcomes().map(\.record) == [record.jsonLine])
   }
 
+  @Test("a scene's first launch, with nothing saved, sends no record and keeps none")
+  func firstLaunch() async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: try restorer(), configuration: manual)
+    let log = EventLog(navigator)
+    #expect(navigator.restoreNow().outcome == .root)
+    #expect(
+      !log.events.contains { if case .restoredOutcome = $0 { true } else { false } })
+    navigator.push(Route.home)
+    await navigator.flush()
+    #expect(try store.restoreOutcomes().isEmpty)
+  }
+
   @Test("a navigator without a store sends no record")
   func inMemory() {
     let navigator = SceneNavigator(scene: "scene", restorer: Restorer(registry: RouteRegistry()))

@@ -1,12 +1,14 @@
 import Foundation
 import Waypoint
+import WaypointSQLite
 
-/// `waypoint outcomes summarize FILE…|-`: the restore outcome records of a fleet (JSON Lines, as
-/// apps send ``RestoreOutcome/jsonLine``), summarized per app build, tag and drop reason, with a
-/// release gate (`--fail-above`).
+/// `waypoint outcomes`: the restore outcome records a store keeps, one per line (`--json`: the
+/// records themselves, JSON Lines); `waypoint outcomes summarize FILE…|-`: the records of a fleet
+/// (JSON Lines, as apps send ``RestoreOutcome/jsonLine``), summarized per app build, tag and drop
+/// reason, with a release gate (`--fail-above`).
 enum OutcomesCommand: WaypointCommand {
   static let action = PositionalKey(
-    "ACTION", help: "summarize (the one action).", required: false)
+    "ACTION", help: "summarize; none lists the store's records.", required: false)
   static let files = PositionalKey(
     "FILE", help: "JSON Lines files of records to read; - reads stdin.", repeatable: true,
     required: false)
@@ -21,8 +23,14 @@ enum OutcomesCommand: WaypointCommand {
   static var declaration: CommandDeclaration {
     CommandDeclaration(
       name: "outcomes",
-      summary: "Summarize restore outcome records from a fleet, per build, tag and drop reason.",
+      summary: "List a store's restore outcome records, or summarize a fleet's per build and tag.",
       discussion: [
+        "Without ACTION, lists the records of the newest restores (50 at most) that the store "
+          + "keeps, oldest first: when, the outcome, the build, the snapshot's age, the restore's "
+          + "duration and what it dropped or migrated. --json prints the records themselves, one "
+          + "JSON line each, as apps send them: waypoint outcomes --json | waypoint outcomes "
+          + "summarize - summarizes them. A kept row that is not a record is named on stderr "
+          + "(exit 1).",
         "summarize reads JSON Lines of restore outcome records (RestoreOutcome.jsonLine, the "
           + "schema of Docs/Outcomes.md) from each FILE in turn, - for stdin, streaming in "
           + "constant memory, and prints per app build its restores, the share that ended partial "
@@ -37,16 +45,18 @@ enum OutcomesCommand: WaypointCommand {
           + "and the first 1,000 (tag, reason) pairs of each build (10,000 in all) are tallied "
           + "apart; later ones are folded into one row, which the output names.",
         "Exits 1 when --fail-above is crossed (naming what crossed it), 65 when no line is a "
-          + "record, 66 for a missing FILE. Reads no store.",
+          + "record, 66 for a missing FILE. summarize reads no store.",
       ],
       positionals: [action.declaration, files.declaration],
-      options: [failAbove.declaration],
-      usesStore: false)
+      options: [failAbove.declaration])
   }
 
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     guard let given = context[action] else {
-      throw .usage("missing ACTION: expected 'summarize FILE…'")
+      guard context.values(files).isEmpty, context[failAbove] == nil else {
+        throw .usage("missing ACTION: expected 'summarize FILE…', or nothing to list the store's")
+      }
+      return try list(context)
     }
     guard given == "summarize" else {
       throw .unknownAction(given, expected: ["summarize"])
@@ -141,6 +151,75 @@ enum OutcomesCommand: WaypointCommand {
     return report.failures.isEmpty ? .ok : .problemsFound
   }
 
+  /// The text summary of `records` (`summarize` over them), for the demo.
+  static func summaryLines(of records: [RestoreOutcome], style: Style) -> [String] {
+    var summary = OutcomeSummary()
+    for record in records { summary.add(record) }
+    return SummaryReport(summary, files: ["the store"], bad: BadLines(), threshold: nil).lines(
+      style)
+  }
+
+  /// The records the store keeps, oldest first.
+  private static func list(_ context: CommandContext) throws(CLIError) -> ExitCode {
+    let store = try context.openStore(.read)
+    let kept = try context.store { () throws(StoreError) in try store.restoreOutcomes() }
+    var unreadable: [(StoredOutcome, RestoreOutcome.ReadError)] = []
+    var records: [(StoredOutcome, RestoreOutcome)] = []
+    for row in kept {
+      do throws(RestoreOutcome.ReadError) {
+        records.append((row, try RestoreOutcome(jsonLine: row.record)))
+      } catch {
+        unreadable.append((row, error))
+      }
+    }
+    for (row, error) in unreadable {
+      context.console.err(
+        "waypoint outcomes: record \(row.id): not a record: " + Formatting.printable(error.message))
+    }
+    if context.json {
+      // The records as kept, verbatim: the lines summarize reads.
+      for (row, _) in records { context.console.out(String(decoding: row.record, as: UTF8.self)) }
+      return unreadable.isEmpty ? .ok : .problemsFound
+    }
+    guard !kept.isEmpty else {
+      context.note("no restore outcomes in \(store.path)")
+      return .ok
+    }
+    var table = TextTable(
+      header: ["RECORD", "KEPT AT", "OUTCOME", "BUILD", "AGE", "TOOK", "DROPPED AND MIGRATED"])
+    for (row, record) in records {
+      table.rows.append([
+        TextTable.Cell("\(row.id)"), TextTable.Cell(Formatting.date(row.recordedAt)),
+        TextTable.Cell(
+          record.outcome.rawValue + (record.crashLoop == .setAside ? " (crash loop)" : ""),
+          record.outcome == .restored ? nil : .yellow),
+        TextTable.Cell(record.appBuild.map(Formatting.printable) ?? "-"),
+        TextTable.Cell(record.snapshotAgeHours.map { "\($0) h" } ?? "-"),
+        TextTable.Cell("\(record.durationMicroseconds) µs"),
+        TextTable.Cell(items(record)),
+      ])
+    }
+    for line in table.render(context.style) { context.console.out(line) }
+    return unreadable.isEmpty ? .ok : .problemsFound
+  }
+
+  /// `2 dropped Shop.Route (removedCase), 1 migrated Shop.Route 1→2`, or `-`.
+  static func items(_ record: RestoreOutcome) -> String {
+    var parts = record.items.map { item in
+      let tag = item.tag.map { " " + Formatting.printable($0) } ?? ""
+      switch item.kind {
+      case .dropped:
+        return "\(item.count) dropped\(tag) (\(Formatting.printable(item.reason ?? "?")))"
+      case .migrated:
+        let versions =
+          "\(item.fromVersion.map(String.init) ?? "?")→\(item.toVersion.map(String.init) ?? "?")"
+        return "\(item.count) migrated\(tag) \(versions)"
+      }
+    }
+    if record.omittedItems > 0 { parts.append("\(record.omittedItems) more") }
+    return parts.isEmpty ? "-" : parts.joined(separator: ", ")
+  }
+
   /// The lines that are not records: how many, and the first ones.
   struct BadLines {
     struct Line {
@@ -163,7 +242,7 @@ enum OutcomesCommand: WaypointCommand {
 }
 
 /// What `summarize` prints: the text tables and the `--json` document.
-private struct SummaryReport: JSONWritable {
+struct SummaryReport: JSONWritable {
   /// A build's row, with its change against the previous build.
   struct BuildRow {
     var tally: OutcomeSummary.BuildTally

@@ -154,7 +154,9 @@ enum DemoCommand {
     let restorer = Restorer(
       registry: DemoApp.V3.registry(), policy: .cutAtFirstFailure,
       validators: DemoApp.V3.validators)
-    let phone = SceneNavigator(scene: phoneScene, store: store, restorer: restorer)
+    let version3 = NavigatorConfiguration(appBuild: "3.0 (300)")
+    let phone = SceneNavigator(
+      scene: phoneScene, store: store, restorer: restorer, configuration: version3)
     let report = await phone.restore()
     await phone.uiIsUp()
     print(
@@ -169,7 +171,8 @@ enum DemoCommand {
       print("   dropped \(item)")
     }
 
-    let pad = SceneNavigator(scene: damagedScene, store: store, restorer: restorer)
+    let pad = SceneNavigator(
+      scene: damagedScene, store: store, restorer: restorer, configuration: version3)
     let damaged = await pad.restore()
     await pad.uiIsUp()
     print("\n4. \(damagedScene) held only the deleted Promo sheet: it restores to the root,")
@@ -184,8 +187,21 @@ enum DemoCommand {
       )
     }
 
+    print("\n5. Each restore's outcome record, as the app forwards it to its analytics from the")
+    print("   navigator's events (no scene id, no route value), and as the store keeps it:")
+    let records = try store.restoreOutcomes().compactMap {
+      try? RestoreOutcome(jsonLine: $0.record)
+    }
+    for record in records {
+      print("   " + String(decoding: record.jsonLine, as: UTF8.self))
+    }
+    print("   Over a fleet's records, waypoint outcomes summarize tells a release's drops:")
+    for line in OutcomesCommand.summaryLines(of: records, style: Style(isEnabled: false)) {
+      print(line.isEmpty ? "" : "   " + line)
+    }
+
     let manifest = RouteManifest(registry: DemoApp.V3.registry())
-    print("\n5. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
+    print("\n6. Version 3.0 exports its route manifest (tags, shapes, migrations) to")
     print("   \(manifestPath). With it and no Swift types, the saved scene is judged offline")
     print("   (the app's validators do not run offline, so product 3 is not rejected here):")
     if let id = phone.restoredSnapshotID, let document = try store.snapshot(id: id)?.document.data {

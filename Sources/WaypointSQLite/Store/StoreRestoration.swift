@@ -33,6 +33,13 @@ public struct StoreRestoration: Sendable {
 }
 
 extension StoreRestoration {
+  /// Whether the store held anything for the scene: a snapshot restored, passed over or found
+  /// unreadable. `false` for a scene's first launch, which has no outcome to report: the navigator
+  /// sends no record for it.
+  public var foundSnapshot: Bool {
+    snapshotID != nil || !skipped.isEmpty || !report.dropped.isEmpty
+  }
+
   /// Whether the crash-loop guard set a snapshot aside on the way: the restored scene's report, or
   /// the report of a snapshot passed over, has a ``/Waypoint/DropReason/Code/crashLoop`` item.
   public var setAsideAsCrashLoop: Bool {

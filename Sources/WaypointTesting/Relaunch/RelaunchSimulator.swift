@@ -21,8 +21,9 @@ public struct RelaunchSimulator: Sendable {
   public var configuration: StoreConfiguration
   /// How many launches have run.
   public private(set) var launches = 0
-  /// The outcome record of each restore launch, in order: what the app would have sent to its
-  /// analytics (``/Waypoint/RestoreOutcome``), kept in the store too as the navigator keeps it.
+  /// The outcome record of each restore launch that found something saved for its scene, in order:
+  /// what the app would have sent to its analytics (``/Waypoint/RestoreOutcome``), kept in the
+  /// store too as the navigator keeps it.
   public private(set) var outcomes: [RestoreOutcome] = []
   /// The build string the outcome records carry.
   public var appBuild: String?
@@ -88,15 +89,21 @@ public struct RelaunchSimulator: Sendable {
     let launch = launches + 1
     let (appBuild, options) = (appBuild, outcomeOptions)
     let (restoration, outcome) = try self.launch {
-      store throws(WaypointTestFailure) -> (StoreRestoration, RestoreOutcome) in
+      store throws(WaypointTestFailure) -> (StoreRestoration, RestoreOutcome?) in
       let clock = ContinuousClock()
       let start = clock.now
       let restoration = store.restore(scene: scene, with: restorer)
-      let outcome = restoration.outcome(
-        appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
-        restoredAt: Date(), duration: clock.now - start, options: options)
-      // As the navigator: a record that cannot be kept is dropped (it is information).
-      try? store.recordOutcome(outcome)
+      let duration = clock.now - start
+      // As the navigator: no record for a scene's first launch, and a record that cannot be kept
+      // is dropped (it is information).
+      var outcome: RestoreOutcome?
+      if restoration.foundSnapshot {
+        let record = restoration.outcome(
+          appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
+          restoredAt: Date(), duration: duration, options: options)
+        try? store.recordOutcome(record)
+        outcome = record
+      }
       if confirming {
         do {
           try store.confirmRestore(scene: scene)
@@ -106,7 +113,7 @@ public struct RelaunchSimulator: Sendable {
       }
       return (restoration, outcome)
     }
-    outcomes.append(outcome)
+    if let outcome { outcomes.append(outcome) }
     return restoration
   }
 
