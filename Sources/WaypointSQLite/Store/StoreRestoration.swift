@@ -41,7 +41,7 @@ extension StoreRestoration {
   }
 
   /// Whether the crash-loop guard set a snapshot aside on the way: the restored scene's report, or
-  /// the report of a snapshot passed over, has a ``/Waypoint/DropReason/Code/crashLoop`` item.
+  /// the report of a snapshot passed over, has a `DropReason.Code.crashLoop` item.
   public var setAsideAsCrashLoop: Bool {
     ([report] + skipped.map(\.report)).contains { report in
       report.dropped.contains { $0.reason.code == .crashLoop }
