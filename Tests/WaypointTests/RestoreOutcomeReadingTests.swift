@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// `RestoreOutcome(jsonLine:)`, the one reader of outcome records: what `jsonLine` writes reads
 /// back equal, and each kind of bad line is refused with its code.

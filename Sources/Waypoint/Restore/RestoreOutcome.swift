@@ -14,7 +14,7 @@ import Foundation
 ///   if case .restoredOutcome(let outcome) = event { analytics.send(outcome.jsonLine) }
 /// }
 /// ```
-public struct RestoreOutcome: Hashable, Sendable {
+public struct RestoreOutcome: Equatable, Sendable {
   /// The format this build writes (the record's `format`); readers refuse a newer one.
   public static let currentFormat = 1
   /// The most bytes a record's ``jsonLine`` takes.
@@ -63,7 +63,7 @@ public struct RestoreOutcome: Hashable, Sendable {
   }
 
   /// One kind of dropped or migrated route, with how many the restore had.
-  public struct Item: Hashable, Sendable {
+  public struct Item: Equatable, Sendable {
     /// `dropped` (with a ``reason``) or `migrated` (with ``fromVersion`` and ``toVersion``).
     public enum Kind: String, Hashable, Sendable, CaseIterable {
       /// The route (or value, or snapshot) was left out.
@@ -165,17 +165,22 @@ public struct RestoreOutcome: Hashable, Sendable {
     omittedItems = 0
 
     var groups: [Item] = []
-    var index: [Item: Int] = [:]
+    // Each kind by its fields, each written with its length (or `-` when absent), so that no two
+    // kinds share a key whatever their names hold.
+    var index: [String: Int] = [:]
     func add(_ item: Item) {
-      var key = item
-      key.count = 1
+      let fields: [String?] = [
+        item.kind.rawValue, item.location.rawValue, item.stack, item.tag, item.fromTag,
+        item.reason, item.fromVersion.map(String.init), item.toVersion.map(String.init),
+      ]
+      let key = fields.map { field in field.map { "\($0.utf8.count):\($0)" } ?? "-" }.joined()
       if let at = index[key] {
         groups[at].count =
           groups[at].count.addingReportingOverflow(1).overflow
           ? Int.max : groups[at].count + 1
       } else {
         index[key] = groups.count
-        groups.append(key)
+        groups.append(item)
       }
     }
     func name(_ tag: String?) -> String? { tag.map { Self.cut(options.tag($0)) } }

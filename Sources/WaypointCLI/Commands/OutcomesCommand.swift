@@ -1,5 +1,6 @@
 import Foundation
 import Waypoint
+import WaypointManifest
 import WaypointSQLite
 
 /// `waypoint outcomes`: the restore outcome records a store keeps, one per line (`--json`: the

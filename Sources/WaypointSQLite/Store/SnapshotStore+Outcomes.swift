@@ -8,7 +8,7 @@ public struct StoredOutcome: Hashable, Sendable {
   /// When the record was kept (whole seconds).
   public var recordedAt: Date
   /// The record's JSON line as it was kept (``/Waypoint/RestoreOutcome/jsonLine``); read it with
-  /// `RestoreOutcome(jsonLine:)`, which judges bytes a file may hold.
+  /// `RestoreOutcome(jsonLine:)` (WaypointManifest), which judges bytes a file may hold.
   public var record: Data
 
   /// A kept record.

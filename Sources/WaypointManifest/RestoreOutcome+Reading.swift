@@ -1,4 +1,5 @@
 import Foundation
+import Waypoint
 
 extension RestoreOutcome {
   /// The most bytes of a line ``init(jsonLine:)`` reads: 32 times ``maxBytes``, room for records of
