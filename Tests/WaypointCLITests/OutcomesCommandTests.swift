@@ -262,9 +262,9 @@ struct OutcomesCommandTests {
     let path = write(text, "lines.txt", in: directory)
     let handle = try #require(FileHandle(forReadingAtPath: path))
     defer { try? handle.close() }
-    var lines = RecordLines(.file(handle), maxLineBytes: 10, chunkBytes: chunk)
+    var lines = LineReader(.file(handle), maxLineBytes: 10, chunkBytes: chunk)
     var seen: [String] = []
-    while let line = try lines.next() {
+    while let line = try lines.nextLine() {
       switch line {
       case .line(let number, let range):
         seen.append(

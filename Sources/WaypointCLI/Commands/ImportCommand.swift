@@ -259,7 +259,7 @@ enum ImportCommand: WaypointCommand {
             bytes -> Result<SnapshotLine.Parsed, SnapshotLine.Problem>? in
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
             do throws(SnapshotLine.Problem) {
-              return .success(try SnapshotLine.parse(bytes, limits: limits))
+              return .success(try SnapshotLine.parse(UnsafeRawBufferPointer(bytes), limits: limits))
             } catch {
               return .failure(error)
             }

@@ -70,7 +70,7 @@ enum OutcomesCommand: WaypointCommand {
       throw .usage("stdin (-) can be read only once")
     }
     // Every file is opened before any is read: a missing one stops the command at once.
-    var sources: [(name: String, source: RecordLines.Source)] = []
+    var sources: [(name: String, source: LineReader.Source)] = []
     defer {
       for case (_, .file(let handle)) in sources { try? handle.close() }
     }
@@ -86,13 +86,19 @@ enum OutcomesCommand: WaypointCommand {
     var bad = BadLines()
     let progress = Progress(console: context.console, label: "reading records")
     for (name, source) in sources {
-      var lines = RecordLines(source, maxLineBytes: RestoreOutcome.maxLineBytes)
+      var lines = LineReader(source, maxLineBytes: RestoreOutcome.maxLineBytes)
       while true {
-        let next: RecordLines.Line?
+        let next: LineReader.Line?
         do {
-          next = try lines.next()
+          next = try lines.nextLine()
         } catch {
-          throw CLIError(exitCode: error.exitCode, message: "\(name): \(error.message)")
+          // Lines over the limit come back as such: only a read fails.
+          switch error {
+          case .unreadable(let reason):
+            throw CLIError(exitCode: .ioError, message: "\(name): cannot read: \(reason)")
+          case .lineTooLong(let number):
+            throw CLIError(exitCode: .dataError, message: "\(name):\(number): line too long")
+          }
         }
         guard let next else { break }
         switch next {
