@@ -176,19 +176,31 @@ extension RouteEncoder {
     /// type, not by a cast, which costs more than the rest of a route's encoding), or what the
     /// value's `encode(to:)` writes. The slot stays unset when the value encodes nothing.
     func encode<T: Encodable>(_ value: T, into slot: Int, key: (any CodingKey)? = nil) throws {
-      if T.self == String.self { return set(slot, .string, value as! String) }
-      if T.self == Int.self { return set(slot, .literal, String(value as! Int)) }
-      if T.self == Bool.self { return set(slot, .literal, (value as! Bool) ? "true" : "false") }
-      if T.self == Double.self {
-        return try set(slot, .literal, RouteEncoder.text(value as! Double, key))
+      // Each cast runs only for its own type, where it always succeeds: no cast of another type
+      // is tried, and none can trap.
+      if T.self == String.self, let string = value as? String {
+        return set(slot, .string, string)
       }
-      if T.self == Data.self {
-        return set(slot, .string, (value as! Data).base64EncodedString())
+      if T.self == Int.self, let integer = value as? Int {
+        return set(slot, .literal, String(integer))
       }
-      if T.self == URL.self { return set(slot, .string, (value as! URL).absoluteString) }
-      if T.self == Decimal.self { return set(slot, .literal, (value as! Decimal).description) }
-      if T.self == Float.self {
-        return try set(slot, .literal, RouteEncoder.text(value as! Float, key))
+      if T.self == Bool.self, let bool = value as? Bool {
+        return set(slot, .literal, bool ? "true" : "false")
+      }
+      if T.self == Double.self, let double = value as? Double {
+        return try set(slot, .literal, RouteEncoder.text(double, key))
+      }
+      if T.self == Data.self, let data = value as? Data {
+        return set(slot, .string, data.base64EncodedString())
+      }
+      if T.self == URL.self, let url = value as? URL {
+        return set(slot, .string, url.absoluteString)
+      }
+      if T.self == Decimal.self, let decimal = value as? Decimal {
+        return set(slot, .literal, decimal.description)
+      }
+      if T.self == Float.self, let float = value as? Float {
+        return try set(slot, .literal, RouteEncoder.text(float, key))
       }
       if let integer = Self.integerText(value) { return set(slot, .literal, integer) }
       try value.encode(to: SlotEncoder(tree: self, slot: slot))
@@ -204,15 +216,15 @@ extension RouteEncoder {
     /// The digits of a value of a fixed-width integer type other than `Int`, `nil` for another
     /// type.
     private static func integerText<T>(_ value: T) -> String? {
-      if T.self == Int64.self { return String(value as! Int64) }
-      if T.self == UInt64.self { return String(value as! UInt64) }
-      if T.self == Int32.self { return String(value as! Int32) }
-      if T.self == UInt32.self { return String(value as! UInt32) }
-      if T.self == Int16.self { return String(value as! Int16) }
-      if T.self == UInt16.self { return String(value as! UInt16) }
-      if T.self == Int8.self { return String(value as! Int8) }
-      if T.self == UInt8.self { return String(value as! UInt8) }
-      if T.self == UInt.self { return String(value as! UInt) }
+      if T.self == Int64.self, let integer = value as? Int64 { return String(integer) }
+      if T.self == UInt64.self, let integer = value as? UInt64 { return String(integer) }
+      if T.self == Int32.self, let integer = value as? Int32 { return String(integer) }
+      if T.self == UInt32.self, let integer = value as? UInt32 { return String(integer) }
+      if T.self == Int16.self, let integer = value as? Int16 { return String(integer) }
+      if T.self == UInt16.self, let integer = value as? UInt16 { return String(integer) }
+      if T.self == Int8.self, let integer = value as? Int8 { return String(integer) }
+      if T.self == UInt8.self, let integer = value as? UInt8 { return String(integer) }
+      if T.self == UInt.self, let integer = value as? UInt { return String(integer) }
       return nil
     }
 
