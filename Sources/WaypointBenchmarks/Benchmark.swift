@@ -117,6 +117,7 @@ struct Benchmark {
     // The record of a launch's restore, as the navigator makes it (its JSON line included).
     let described = small.restore(scene: restoreScene, with: restorer)
     try small.confirmRestore(scene: restoreScene)
+    guard described.foundSnapshot else { throw BenchError("the restored scene has no snapshot") }
     typealias Contender = Interleaving.Contender
     var run = Interleaving([
       Contender(name: "raw insert") { round in
@@ -173,7 +174,7 @@ struct Benchmark {
             described.outcome(
               appBuild: "3.1 (512)", routeSchemaVersion: registry.schemaVersion,
               restoredAt: Fixtures.baseDate, duration: .microseconds(120)
-            ).jsonLine
+            )?.jsonLine
         }
       },
       Contender(name: "restore 1M") { _ in

@@ -114,7 +114,7 @@ extension SceneNavigator {
     // The restore's record, when the store held something for the scene: for the app now, and
     // for the store with the restore's confirmation or the first save, whichever comes first
     // (off the main actor, after that write).
-    let outcome = restoration.flatMap { $0.foundSnapshot ? $0 : nil }.map {
+    let outcome = restoration.flatMap {
       $0.outcome(
         appBuild: configuration.appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
         restoredAt: Date(), duration: duration, options: configuration.outcomeOptions)

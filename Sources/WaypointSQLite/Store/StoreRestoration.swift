@@ -34,8 +34,8 @@ public struct StoreRestoration: Sendable {
 
 extension StoreRestoration {
   /// Whether the store held anything for the scene: a snapshot restored, passed over or found
-  /// unreadable. `false` for a scene's first launch, which has no outcome to report: the navigator
-  /// sends no record for it.
+  /// unreadable. `false` for a scene's first launch, which has no outcome to report
+  /// (``outcome(appBuild:routeSchemaVersion:restoredAt:duration:options:)`` is `nil`).
   public var foundSnapshot: Bool {
     snapshotID != nil || !skipped.isEmpty || !report.dropped.isEmpty
   }
@@ -49,7 +49,9 @@ extension StoreRestoration {
   }
 
   /// The restore's record for the app's analytics and the store's history
-  /// (``/Waypoint/RestoreOutcome``), its crash-loop state taken from ``setAsideAsCrashLoop``.
+  /// (``/Waypoint/RestoreOutcome``), its crash-loop state taken from ``setAsideAsCrashLoop``;
+  /// `nil` when the store held nothing for the scene (``foundSnapshot`` is `false`): a scene's
+  /// first launch has no outcome to report.
   ///
   /// - Parameters:
   ///   - appBuild: The restoring app's build.
@@ -60,8 +62,9 @@ extension StoreRestoration {
   public func outcome(
     appBuild: String?, routeSchemaVersion: Int, restoredAt: Date, duration: Duration,
     options: RestoreOutcome.Options = RestoreOutcome.Options()
-  ) -> RestoreOutcome {
-    RestoreOutcome(
+  ) -> RestoreOutcome? {
+    guard foundSnapshot else { return nil }
+    return RestoreOutcome(
       scene, appBuild: appBuild, routeSchemaVersion: routeSchemaVersion, restoredAt: restoredAt,
       duration: duration, crashLoop: setAsideAsCrashLoop ? .setAside : .none, options: options)
   }

@@ -96,14 +96,10 @@ public struct RelaunchSimulator: Sendable {
       let duration = clock.now - start
       // As the navigator: no record for a scene's first launch, and a record that cannot be kept
       // is dropped (it is information).
-      var outcome: RestoreOutcome?
-      if restoration.foundSnapshot {
-        let record = restoration.outcome(
-          appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
-          restoredAt: Date(), duration: duration, options: options)
-        try? store.recordOutcome(record)
-        outcome = record
-      }
+      let outcome = restoration.outcome(
+        appBuild: appBuild, routeSchemaVersion: restorer.registry.schemaVersion,
+        restoredAt: Date(), duration: duration, options: options)
+      if let outcome { try? store.recordOutcome(outcome) }
       if confirming {
         do {
           try store.confirmRestore(scene: scene)
