@@ -286,6 +286,22 @@ extension SceneStorage where Value: ExpressibleByNilLiteral {
   public init(_ key: String) where Value == Data? {}
 }
 
+// MARK: - Observable objects (Combine's, which `import SwiftUI` makes visible)
+
+/// https://developer.apple.com/documentation/combine/observableobject (its publisher left out:
+/// nothing checked here subscribes to it)
+public protocol ObservableObject: AnyObject {}
+
+/// https://developer.apple.com/documentation/combine/published (its `projectedValue` publisher
+/// left out, as above)
+@propertyWrapper
+public struct Published<Value> {
+  /// https://developer.apple.com/documentation/combine/published/init(wrappedvalue:)
+  public init(wrappedValue value: Value) { wrappedValue = value }
+  /// Combine reaches the value through the enclosing instance; stored here.
+  public var wrappedValue: Value
+}
+
 // MARK: - Text, images, labels, buttons
 
 /// https://developer.apple.com/documentation/swiftui/localizedstringkey
