@@ -143,21 +143,14 @@ extension SnapshotStore {
     let depth: StoreCheck.Depth = full ? .full : .quick
     // Each statement reads on its own: a transaction around them could fail to end on a damaged
     // file. The integrity check is one statement, and so are the counts.
-    var findings: [String] = []
+    let findings: [String]
     do throws(SQLiteError) {
-      // Appended one by one: the findings before damage that stops the check are kept.
-      try database.query("PRAGMA \(depth.rawValue)(100)") { row throws(SQLiteError) in
-        findings.append(row.text() ?? "")
-        return .continue
-      }
-    } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
-      // The check itself stopped on damage it could not step over: that is its finding.
-      findings.append(error.message)
+      findings = try Self.integrityFindings(database, full: full)
     } catch {
       throw StoreError(error, path: path)
     }
     var check = StoreCheck(
-      depth: depth, integrityProblems: findings == ["ok"] ? [] : findings,
+      depth: depth, integrityProblems: findings,
       schemaVersion: version, applicationID: SchemaMigrator.applicationID,
       discardedWAL: discardedWAL)
     // A damaged table may fail to count; the integrity findings already say why.
@@ -172,7 +165,7 @@ extension SnapshotStore {
     }
     // The snapshots are read only from a file whose pages are sound and whose schema this build
     // knows.
-    guard findings == ["ok"], version <= supportedSchemaVersion else { return check }
+    guard findings.isEmpty, version <= supportedSchemaVersion else { return check }
     do throws(SQLiteError) {
       check.quarantined = try database.rows(
         """

@@ -13,22 +13,29 @@ extension SnapshotStore {
   ///   the check itself); empty when the file is sound.
   /// - Throws: ``StoreError``: `busy`, `ioError`.
   public func checkIntegrity(full: Bool = false) throws(StoreError) -> [String] {
-    let pragma = full ? "integrity_check" : "quick_check"
     // One statement, outside any explicit transaction: a transaction around it could fail to end
     // on a damaged file.
-    return try withDatabase { db throws(SQLiteError) in
-      var findings: [String] = []
-      do throws(SQLiteError) {
-        // Appended one by one: the findings before damage that stops the check are kept.
-        try db.query("PRAGMA \(pragma)(100)") { row throws(SQLiteError) in
-          findings.append(row.text() ?? "")
-          return .continue
-        }
-      } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
-        // The check itself stopped on damage it could not step over: that is its finding.
-        findings.append(error.message)
+    try withDatabase { db throws(SQLiteError) in try Self.integrityFindings(db, full: full) }
+  }
+
+  /// What SQLite's `quick_check` (or with `full`, `integrity_check`) reports on `db`, at most 100
+  /// lines, empty when the file is sound; a check stopped by damage it could not step over reports
+  /// that error as its finding. Stores and the command-line check both run it.
+  package static func integrityFindings(_ db: Database, full: Bool) throws(SQLiteError)
+    -> [String]
+  {
+    let pragma = full ? "integrity_check" : "quick_check"
+    var findings: [String] = []
+    do throws(SQLiteError) {
+      // Appended one by one: the findings before damage that stops the check are kept.
+      try db.query("PRAGMA \(pragma)(100)") { row throws(SQLiteError) in
+        findings.append(row.text() ?? "")
+        return .continue
       }
-      return findings == ["ok"] ? [] : findings
+    } catch  where error.code.primary == .corrupt || error.code.primary == .notADatabase {
+      // The check itself stopped on damage it could not step over: that is its finding.
+      findings.append(error.message)
     }
+    return findings == ["ok"] ? [] : findings
   }
 }
