@@ -171,7 +171,7 @@ public struct RouteRegistry: Sendable {
   public func version(of name: String) -> Int? { names[name].flatMap { entries[$0]?.version } }
 
   /// Every canonical tag, sorted.
-  public var tags: [String] { entries.keys.sorted() }
+  public var tags: [String] { Array(entries.keys).sorted() }
 
   /// The aliases registered for a canonical tag, in registration order.
   public func aliases(of tag: String) -> [String] { entries[tag]?.aliases ?? [] }
