@@ -26,3 +26,11 @@ extension RouteManifest {
     }
   }
 }
+
+extension MigrationPlanStep {
+  /// The step as data: a custom step keeps its name only.
+  var asData: MigrationPlanStep {
+    if case .step(.custom(let name, _)) = self { return .custom(name: name) }
+    return self
+  }
+}

@@ -19,7 +19,7 @@ extension SnapshotStore {
   ///   followed), otherwise the error SQLite or the system reports for the copy (disk full,
   ///   read-only folder, a file system without hard links, …). Nothing is left at `path` then.
   package func backup(to path: String) throws(StoreError) {
-    try StoreFile.refuseExisting(path)
+    try Self.refuseExisting(path)
     let folder = try StoreFile.privateFolder(
       beside: path, label: "incomplete", doing: "create the backup")
     defer { StoreFile.removePrivateFolder(folder) }
@@ -39,5 +39,13 @@ extension SnapshotStore {
   /// A path for a backup next to the store: `<path>.backup-<UTC time>`, with a counter when taken.
   package func backupPath(now: Date = Date()) -> String {
     StoreFile.freePath(beside: path, label: "backup", now: now)
+  }
+
+  /// Throws when anything stands at `path`, a symbolic link included (`lstat`, never followed).
+  private static func refuseExisting(_ path: String) throws(StoreError) {
+    var info = stat()
+    guard lstat(path, &info) != 0 else {
+      throw .cannotOpen(path: path, detail: "a file already stands where the backup should go")
+    }
   }
 }

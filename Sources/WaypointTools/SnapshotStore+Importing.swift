@@ -110,4 +110,19 @@ extension SnapshotStore {
     if let failure { throw failure }
     return completion == .commit
   }
+
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
+  /// or rolled back.
+  ///
+  /// - Returns: how the transaction ended.
+  private func write(
+    completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion
+  )
+    throws(StoreError) -> Database.TransactionCompletion
+  {
+    try withWritableDatabase { db throws(SQLiteError) in
+      forgetLatestSnapshots()
+      return try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+    }
+  }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Waypoint
 import WaypointSQLite
+import WaypointTools
 
 @testable import WaypointNavigation
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointTools
 
 @testable import WaypointSQLite
 

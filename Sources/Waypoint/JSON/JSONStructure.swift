@@ -408,28 +408,6 @@ package struct JSONStructure: Sendable {
     return (try? JSONDecoder().decode([T].self, from: wrapped))?.first
   }
 
-  /// Whether the number reads as the integer type `T`.
-  package func reads<T: Decodable & FixedWidthInteger>(_ value: Value, asInteger type: T.Type)
-    -> Bool
-  {
-    guard kind(value) == .number else { return false }
-    if let plain = plainInteger(value) { return T(exactly: plain) != nil }
-    return read(value, as: type) != nil
-  }
-
-  /// "null", "a string", … as decoding errors name what they found; a number by its text.
-  package func kindDescription(_ value: Value) -> String {
-    switch kind(value) {
-    case .null: "null"
-    case .bool: "a bool"
-    case .number:
-      "the number \(text(value).count > 40 ? String(text(value).prefix(40)) + "…" : String(text(value)))"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
-    }
-  }
-
   // MARK: Everything read
 
   /// The first string (a key included) or number of the text that `JSONDecoder` would refuse to

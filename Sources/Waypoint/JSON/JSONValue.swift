@@ -88,17 +88,3 @@ extension JSONValue: CustomStringConvertible {
   /// The compact JSON text.
   public var description: String { jsonText }
 }
-
-extension JSONValue {
-  /// "null", "a string", … as decoding errors name what they found.
-  package var kindDescription: String {
-    switch self {
-    case .null: "null"
-    case .bool: "a bool"
-    case .integer, .unsignedInteger, .double: "the number \(self)"
-    case .string: "a string"
-    case .array: "an array"
-    case .object: "an object"
-    }
-  }
-}

@@ -25,12 +25,6 @@ public enum MigrationPlanStep: Sendable, CustomStringConvertible {
     if case .step(let step) = self { return step.isDeclarative }
     return false
   }
-
-  /// The step as data: a custom step keeps its name only.
-  package var asData: MigrationPlanStep {
-    if case .step(.custom(let name, _)) = self { return .custom(name: name) }
-    return self
-  }
 }
 
 /// The steps that take a tag's stored values from version `from` to `from + 1`, as a manifest

@@ -18,7 +18,20 @@ public struct RouteRecord: Hashable, Sendable {
   /// Why ``RouteRegistry/record(for:)`` could not record the value this record stands for; `nil`
   /// for every record that holds a value. ``SceneSnapshot/check()`` refuses a snapshot holding
   /// such a record, so no store saves it.
-  package var failure: RouteRegistryError?
+  package var failure: RouteRegistryError? {
+    get { failureBox?.error }
+    set { failureBox = newValue.map(Failure.init) }
+  }
+
+  /// ``failure``, out of line: almost every record has none, and a record held inline in every
+  /// snapshot, restored route and report copies faster, and in less code, without it.
+  private var failureBox: Failure?
+
+  /// A boxed ``failure``.
+  private final class Failure: Sendable {
+    let error: RouteRegistryError
+    init(_ error: RouteRegistryError) { self.error = error }
+  }
 
   /// Creates a record from a tag and the JSON text of a value.
   ///

@@ -114,19 +114,32 @@ public struct RouteRegistry: Sendable {
     throw first
   }
 
-  /// Adds a registration, or throws the mistake with the registry unchanged.
+  /// Adds a registration, or throws the mistake with the registry unchanged. Only what needs the
+  /// type is generic; the checks run in ``add(_:migrations:)``, one copy for every type.
   private mutating func add<Route: RestorableRoute>(
     _ type: Route.Type, tag: String?, version: Int, aliases: [String],
     migrations: [RouteMigration], examples: [Route]
   ) throws(RouteRegistryError) {
-    let tag = tag ?? _typeName(type, qualified: true)
-    let typeName = _typeName(type, qualified: true)
+    try add(
+      RouteType(
+        type, tag: tag ?? _typeName(type, qualified: true), version: version, aliases: aliases,
+        migrations: [:], examples: examples),
+      migrations: migrations)
+  }
+
+  /// The checks and bookkeeping of a registration: `entry` as given, to which the migrations'
+  /// plan and the aliases of their tag renames are added.
+  private mutating func add(_ entry: RouteType, migrations: [RouteMigration])
+    throws(RouteRegistryError)
+  {
+    var entry = entry
+    let (tag, typeName, typeID, version) = (entry.tag, entry.typeName, entry.typeID, entry.version)
     guard version >= 1 else { throw .invalidVersion(version) }
-    if let existing = tagsByType[ObjectIdentifier(type)] {
+    if let existing = tagsByType[typeID] {
       throw .duplicateType(typeName, existingTag: existing)
     }
     var plan: [Int: [RouteMigrationStep]] = [:]
-    var aliases = aliases
+    var aliases = entry.aliases
     for migration in migrations {
       guard (1..<version).contains(migration.from), plan[migration.from] == nil else {
         throw .invalidMigration(tag: tag, from: migration.from)
@@ -142,10 +155,11 @@ public struct RouteRegistry: Sendable {
       if let existing = names[name] { throw .duplicateName(name, existingTag: existing) }
       guard seen.insert(name).inserted else { throw .duplicateName(name, existingTag: tag) }
     }
-    entries[tag] = RouteType(
-      type, tag: tag, version: version, aliases: aliases, migrations: plan, examples: examples)
+    entry.aliases = aliases
+    entry.migrations = plan
+    entries[tag] = entry
     for name in seen { names[name] = tag }
-    tagsByType[ObjectIdentifier(type)] = tag
+    tagsByType[typeID] = tag
     tagsByTypeName[typeName] = tag
   }
 
@@ -157,7 +171,7 @@ public struct RouteRegistry: Sendable {
   public func version(of name: String) -> Int? { names[name].flatMap { entries[$0]?.version } }
 
   /// Every canonical tag, sorted.
-  public var tags: [String] { entries.keys.sorted() }
+  public var tags: [String] { Array(entries.keys).sorted() }
 
   /// The aliases registered for a canonical tag, in registration order.
   public func aliases(of tag: String) -> [String] { entries[tag]?.aliases ?? [] }

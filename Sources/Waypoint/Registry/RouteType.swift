@@ -4,9 +4,9 @@ import Foundation
 package struct RouteType: Sendable {
   package let tag: String
   package let version: Int
-  package let aliases: [String]
+  package internal(set) var aliases: [String]
   package let typeName: String
-  package let migrations: [Int: [RouteMigrationStep]]
+  package internal(set) var migrations: [Int: [RouteMigrationStep]]
   package let decode: @Sendable (JSONDecoder, Data) throws -> any RestorableRoute
   package let typeID: ObjectIdentifier
   /// The type, for tools that describe it (a route manifest's shapes).

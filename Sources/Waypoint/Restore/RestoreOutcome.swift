@@ -204,7 +204,7 @@ public struct RestoreOutcome: Equatable, Sendable {
           fromTag: stored == tag ? nil : stored, fromVersion: route.storedRecord.version,
           toVersion: route.record.version))
     }
-    for name in scene.stacks.keys.sorted() {
+    for name in Array(scene.stacks.keys).sorted() {
       for (offset, route) in scene.stacks[name, default: []].enumerated() {
         migrated(route, .stack(name, index: offset))
       }

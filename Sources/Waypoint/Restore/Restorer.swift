@@ -205,7 +205,7 @@ public struct Restorer: Sendable {
       let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
       !object.isEmpty
     else { return reason }
-    reason.message += " (keys: \(object.keys.sorted().joined(separator: ", ")))"
+    reason.message += " (keys: \(Array(object.keys).sorted().joined(separator: ", ")))"
     return reason
   }
 

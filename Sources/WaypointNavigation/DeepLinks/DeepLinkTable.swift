@@ -250,7 +250,7 @@ public struct DeepLinkTable: Sendable {
       let shown = DeepLinkError.printable("/" + address.segments.joined(separator: "/"))
       throw DeepLinkError(.unknownPath, "no deep link matches the path \(shown)")
     }
-    if let name = path.keys.sorted().first(where: { address.query[$0] != nil }) {
+    if let name = path.keys.filter({ address.query[$0] != nil }).min() {
       throw DeepLinkError(
         .duplicateParameter, "parameter \(name) is given in the path and in the query",
         parameter: name

@@ -388,20 +388,10 @@ public final class SnapshotStore: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
-  /// or rolled back.
-  ///
-  /// - Returns: how the transaction ended.
-  package func write(
-    completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion
-  )
-    throws(StoreError) -> Database.TransactionCompletion
-  {
-    try withWritableDatabase { db throws(SQLiteError) in
-      latestSnapshots.invalidate()
-      return try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
-    }
-  }
+  /// Empties the saves' cache of each scene's latest snapshot, before a write that is not a save
+  /// changes any scene's rows (the tools' imports); call it inside ``withWritableDatabase(_:)``,
+  /// where `lock` is held.
+  package func forgetLatestSnapshots() { latestSnapshots.invalidate() }
 
   /// ``withDatabase(_:)`` for a write, after checking that the path still leads to the file the
   /// connection has open (``checkFileInPlaceLocked()``).

@@ -22,14 +22,6 @@ extension StoreFile {
     }
   }
 
-  /// Throws when anything stands at `path`, a symbolic link included (`lstat`, never followed).
-  package static func refuseExisting(_ path: String) throws(StoreError) {
-    var info = stat()
-    guard lstat(path, &info) != 0 else {
-      throw .cannotOpen(path: path, detail: "a file already stands where the backup should go")
-    }
-  }
-
   /// Creates a folder only its owner can enter, beside `path`: `.<name>.<label>-XXXXXX`.
   package static func privateFolder(beside path: String, label: String, doing what: String)
     throws(StoreError) -> String
