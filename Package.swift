@@ -38,8 +38,7 @@ let package = Package(
       ]
     ),
     // What only the tool (and the tests) use of the store: streaming whole stores, importing,
-    // backing up, checking and salvaging files, reading restore records back. Not a product: no
-    // app links it.
+    // backing up, checking and salvaging files. Not a product: no app links it.
     .target(
       name: "WaypointTools",
       dependencies: [
@@ -89,8 +88,7 @@ let package = Package(
     .testTarget(
       name: "WaypointTestingTests",
       dependencies: [
-        "WaypointTesting", "Waypoint", "WaypointManifest", "WaypointSQLite", "WaypointTools",
-        "ExampleShop",
+        "WaypointTesting", "Waypoint", "WaypointManifest", "WaypointSQLite", "ExampleShop",
       ],
       // The frozen release that Docs/Testing.md's code records, read by path.
       exclude: ["Fixtures"]),
@@ -101,9 +99,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(
       name: "WaypointNavigationTests",
-      dependencies: [
-        "WaypointNavigation", "Waypoint", "WaypointSQLite", "WaypointTools", "WaypointTestHelper",
-      ]),
+      dependencies: ["WaypointNavigation", "Waypoint", "WaypointSQLite", "WaypointTestHelper"]),
     .testTarget(
       name: "WaypointCLITests",
       dependencies: [

@@ -10,8 +10,7 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
   /// The restore's record for the app's analytics, after ``restored(_:)`` when the store held
   /// something for the scene (never at a scene's first launch): no scene id, no route value
   /// (Docs/Outcomes.md). Forward `jsonLine` as it is.
-  /// The store keeps the newest records too (``/WaypointSQLite/SnapshotStore/recordOutcome(_:at:)``;
-  /// `waypoint outcomes` lists them).
+  /// The store keeps the newest records too (``/WaypointSQLite/SnapshotStore/restoreOutcomes()``).
   case restoredOutcome(RestoreOutcome)
   /// A save finished: `wrote` is `false` when the state equalled the latest snapshot.
   case saved(snapshotID: Int64, wrote: Bool)

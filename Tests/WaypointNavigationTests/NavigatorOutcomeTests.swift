@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import Waypoint
 import WaypointSQLite
-import WaypointTools
 
 @testable import WaypointNavigation
 

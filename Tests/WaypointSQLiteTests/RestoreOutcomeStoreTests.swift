@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import Waypoint
-import WaypointTools
 
 @testable import WaypointSQLite
 

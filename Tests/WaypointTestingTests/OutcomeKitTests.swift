@@ -4,7 +4,6 @@ import Testing
 import Waypoint
 import WaypointSQLite
 import WaypointTesting
-import WaypointTools
 
 @Suite("Test kit: the outcome records an app would send")
 struct OutcomeKitTests {

@@ -2,7 +2,6 @@ import Foundation
 import Waypoint
 import WaypointManifest
 import WaypointSQLite
-import WaypointTools
 
 /// `waypoint outcomes`: the restore outcome records a store keeps, one per line (`--json`: the
 /// records themselves, JSON Lines); `waypoint outcomes summarize FILE…|-`: the records of a fleet

@@ -4,7 +4,6 @@ import Waypoint
 import WaypointManifest
 import WaypointNavigation
 import WaypointSQLite
-import WaypointTools
 
 /// `waypoint demo`: an example app saves its scene, updates, and restores what still decodes.
 enum DemoCommand {
