@@ -57,7 +57,7 @@ public enum NavigationPathRepresentation {
   /// One element of the representation written out: its type name and its JSON as two escaped
   /// strings (`"MyApp.Route","{\"order\":…}"`), kept to be joined by ``data(joining:)`` as often
   /// as the stack around it changes.
-  package struct Element: Hashable, Sendable {
+  package struct Element: Sendable {
     /// The element's two strings and the comma between them.
     package let bytes: Data
 

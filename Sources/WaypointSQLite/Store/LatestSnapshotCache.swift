@@ -9,17 +9,17 @@ import Foundation
 /// before any write of its own that is not a save (a prune, an import), forgets the one scene a
 /// restore's bookkeeping touches, and empties it when a transaction fails. Used under the store's
 /// lock only.
-struct LatestSnapshotCache {
+package struct LatestSnapshotCache {
   /// A scene's latest snapshot.
-  struct Entry {
+  package struct Entry {
     /// Its id.
-    var id: Int64
+    package var id: Int64
     /// Its document, as stored.
-    var document: Data
+    package var document: Data
     /// Whether it is quarantined: a save never coalesces with a quarantined snapshot.
-    var quarantined: Bool
+    package var quarantined: Bool
     /// How many snapshots the scene holds, quarantined ones included (the trimming rule).
-    var count: Int
+    package var count: Int
   }
 
   /// The most document bytes the cache holds (1 MiB: a thousand scenes of typical size). Past

@@ -47,27 +47,6 @@ extension SnapshotStore {
     }
   }
 
-  /// Saves a snapshot as ``save(_:scene:trimsHistory:)`` does, but only while the scene's latest
-  /// snapshot is still `expected`, checked in the same transaction: a tool that rewrites a snapshot
-  /// it read earlier (`waypoint repair`) never buries a save the app made meanwhile.
-  ///
-  /// - Returns: `nil`, writing nothing, when the scene's latest snapshot is no longer `expected`
-  ///   (or the scene has no snapshot).
-  /// - Throws: as ``save(_:scene:)``.
-  package func save(
-    _ snapshot: SceneSnapshot, scene: String, ifLatestIs expected: Int64,
-    trimsHistory: Bool = true
-  ) throws(StoreError) -> SaveResult? {
-    let document = try Self.document(of: snapshot, scene: scene, limits: configuration.limits)
-    return try withWritableDatabase { db throws(SQLiteError) in
-      try writing(db) { () throws(SQLiteError) -> SaveResult? in
-        let latest = try latestSnapshot(of: scene, db)
-        guard let latest, latest.id == expected else { return nil }
-        return try store(document, of: snapshot, scene: scene, after: latest, trimsHistory, db)
-      }
-    }
-  }
-
   /// The document a save writes, with where its save time lies, after the checks that need no
   /// file: the scene id, the snapshot's own check, the size limit. Saves and imports both go
   /// through it.
@@ -110,7 +89,7 @@ extension SnapshotStore {
   /// scene's latest snapshot up to date with the file (read under the write lock, so nobody can
   /// commit meanwhile). The cache is emptied when the transaction fails, so that nothing `body`
   /// recorded in it outlives a rollback.
-  private func writing<T>(_ db: Database, _ body: () throws(SQLiteError) -> T)
+  package func writing<T>(_ db: Database, _ body: () throws(SQLiteError) -> T)
     throws(SQLiteError) -> T
   {
     do {
@@ -126,7 +105,7 @@ extension SnapshotStore {
 
   /// The scene's latest snapshot, from the cache or else from the file (and then cached); inside
   /// the save's write transaction.
-  private func latestSnapshot(of scene: String, _ db: Database) throws(SQLiteError)
+  package func latestSnapshot(of scene: String, _ db: Database) throws(SQLiteError)
     -> LatestSnapshotCache.Entry?
   {
     if let known = latestSnapshots[scene] { return known }
@@ -156,7 +135,7 @@ extension SnapshotStore {
   /// The rest of a save inside its transaction: nothing when `latest` is the same state (but for
   /// its save time, and not quarantined); otherwise the insert, then the trim by the rule of
   /// ``StoreConfiguration/retentionSlack``, recorded in the cache.
-  private func store(
+  package func store(
     _ document: EncodedSnapshot, of snapshot: SceneSnapshot, scene: String,
     after latest: LatestSnapshotCache.Entry?, _ trimsHistory: Bool, _ db: Database
   ) throws(SQLiteError) -> SaveResult {
