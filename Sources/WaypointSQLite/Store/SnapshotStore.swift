@@ -162,9 +162,30 @@ public final class SnapshotStore: @unchecked Sendable {
         busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds, faults: faults)
       let supported = migrations.last?.version ?? 0
       // One read transaction, so that a migration committed by another process meanwhile is seen
-      // whole or not at all.
-      let identity = try db.transaction(immediate: false) { () throws(SQLiteError) in
-        try SchemaMigrator.identify(db)
+      // whole or not at all, and so that the checks of a writable store take the file's read lock
+      // once. They cost the same for any size of file: the header, the identity and schema
+      // version, the file's length against its header, the first and last rows of each table and
+      // index. The whole file is read only on the schedule the app chose (integrityCheck): a
+      // damaged page elsewhere is reported as `corrupt` by the first statement that reads it.
+      let (identity, damage) = try db.transaction(immediate: false) {
+        () throws(SQLiteError) -> (SchemaMigrator.Identity, String?) in
+        let identity = try SchemaMigrator.identify(db)
+        switch identity {
+        case .foreign: return (identity, nil)
+        case .waypoint(let version) where version > supported: return (identity, nil)
+        case .empty, .waypoint: break
+        }
+        guard access == .readWrite else { return (identity, nil) }
+        let pages = try db.scalar("PRAGMA page_count") { $0.int64() } ?? 0
+        let pageSize = try db.scalar("PRAGMA page_size") { $0.int64() } ?? 0
+        if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
+          return (identity, problem)
+        }
+        if case .waypoint = identity { try probeEnds(db) }
+        if configuration.integrityCheck.runsOnOpen(), let problem = try quickCheck(db) {
+          return (identity, problem)
+        }
+        return (identity, nil)
       }
       switch identity {
       case .foreign:
@@ -178,23 +199,7 @@ public final class SnapshotStore: @unchecked Sendable {
       case .empty, .waypoint:
         break
       }
-      // What costs the same for any size of file: the header, the identity and schema version
-      // above, the file's length against its header, the first and last rows of each table and
-      // index. The whole file is read only on the schedule the app chose (integrityCheck): a
-      // damaged page elsewhere is reported as `corrupt` by the first statement that reads it.
-      if access == .readWrite {
-        let pages = try db.scalar("PRAGMA page_count") { $0.int64() } ?? 0
-        let pageSize = try db.scalar("PRAGMA page_size") { $0.int64() } ?? 0
-        if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
-          throw StoreError.corrupt(path: path, detail: problem)
-        }
-        if case .waypoint = identity { try probeEnds(db) }
-        if configuration.integrityCheck.runsOnOpen() {
-          if let problem = try quickCheck(db) {
-            throw StoreError.corrupt(path: path, detail: problem)
-          }
-        }
-      }
+      if let damage { throw StoreError.corrupt(path: path, detail: damage) }
       guard access == .readWrite else {
         return (db, try SchemaMigrator.appliedVersion(db))
       }
