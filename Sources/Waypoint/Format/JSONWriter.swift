@@ -38,6 +38,15 @@ package struct JSONWriter: ~Copyable {
       bytesNoCopy: base, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
   }
 
+  /// The bytes written, as a `String` (of valid UTF-8: the writer writes only what it is given
+  /// as strings, and ASCII); the writer's buffer is freed.
+  consuming func finishString() -> String {
+    let text = String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    base.deallocate()
+    discard self
+    return text
+  }
+
   package mutating func beginObject() { open(0x7B) }
   package mutating func endObject() { close(0x7D) }
   package mutating func beginArray() { open(0x5B) }

@@ -29,7 +29,7 @@ package enum RouteEncoder {
     }
     var writer = JSONWriter(capacity: 64)
     tree.write(0, to: &writer)
-    return String(decoding: writer.finish(), as: UTF8.self)
+    return writer.finishString()
   }
 
   /// A floating-point number as `JSONEncoder` writes it: its shortest description, without a
@@ -256,26 +256,47 @@ extension RouteEncoder {
         writer.byte(0x5D)
       case .object:
         writer.byte(0x7B)
-        var members: [Int] = []
-        members.reserveCapacity(Int(slots[slot].childCount))
-        var child = Int(slots[slot].firstChild)
-        var inOrder = true
-        while child >= 0 {
-          if let last = members.last, !SceneSnapshot.precedes(slots[last].key, slots[child].key) {
-            inOrder = false
+        if membersSorted(slot, of: slots) {
+          var member = Int(slots[slot].firstChild)
+          while member >= 0 {
+            if member != Int(slots[slot].firstChild) { writer.byte(0x2C) }
+            writeMember(member, of: slots, to: &writer)
+            member = Int(slots[member].next)
           }
-          members.append(child)
-          child = Int(slots[child].next)
-        }
-        if !inOrder { members.sort { SceneSnapshot.precedes(slots[$0].key, slots[$1].key) } }
-        for (index, member) in members.enumerated() {
-          if index > 0 { writer.byte(0x2C) }
-          writer.quoted(slots[member].key, escapingSlashes: true)
-          writer.byte(0x3A)
-          write(member, of: slots, to: &writer)
+        } else {
+          var members: [Int] = []
+          members.reserveCapacity(Int(slots[slot].childCount))
+          var member = Int(slots[slot].firstChild)
+          while member >= 0 {
+            members.append(member)
+            member = Int(slots[member].next)
+          }
+          members.sort { SceneSnapshot.precedes(slots[$0].key, slots[$1].key) }
+          for (index, member) in members.enumerated() {
+            if index > 0 { writer.byte(0x2C) }
+            writeMember(member, of: slots, to: &writer)
+          }
         }
         writer.byte(0x7D)
       }
+    }
+
+    /// Whether the members of `object` were added in the order their keys are written in (as a
+    /// value's `CodingKeys` usually are declared), so that they need no sorting.
+    private static func membersSorted(_ object: Int, of slots: [Slot]) -> Bool {
+      var member = Int(slots[object].firstChild)
+      while member >= 0 {
+        let next = Int(slots[member].next)
+        if next >= 0, !SceneSnapshot.precedes(slots[member].key, slots[next].key) { return false }
+        member = next
+      }
+      return true
+    }
+
+    private static func writeMember(_ member: Int, of slots: [Slot], to writer: inout JSONWriter) {
+      writer.quoted(slots[member].key, escapingSlashes: true)
+      writer.byte(0x3A)
+      write(member, of: slots, to: &writer)
     }
   }
 

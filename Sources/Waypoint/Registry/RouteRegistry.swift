@@ -204,6 +204,12 @@ public struct RouteRegistry: Sendable {
     values.map { record(for: $0) }
   }
 
+  /// The stored form of a stack of values of one type, root first; see ``record(for:)``. The
+  /// same records as for the values as `[any RestorableRoute]`, without converting each value.
+  public func records<Route: RestorableRoute>(for values: [Route]) -> [RouteRecord] {
+    values.map { record(for: $0) }
+  }
+
   /// The stored form of a value, as ``record(for:)`` gives it, or the reason it cannot be
   /// recorded: for tools and tests that want the failure at the call.
   ///
