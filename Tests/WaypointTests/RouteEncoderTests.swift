@@ -216,4 +216,19 @@ struct RouteEncoderTests {
     #expect(registry.records(for: routes).map(\.json) == routes.map { Self.oracle($0) ?? "" })
     #expect(registry.record(for: Double.nan).failure != nil)
   }
+
+  @Test("a typed stack gives the records its values give as existentials, failures included")
+  func typedStackRecords() {
+    let registry = RouteRegistry().registering(EncodedRoute.self, tag: "Shop")
+    let routes: [EncodedRoute] = [.home, .category(name: "a/b"), .product(id: 1, variant: "x")]
+    let existentials: [any RestorableRoute] = routes
+    #expect(registry.records(for: routes) == registry.records(for: existentials))
+    #expect(registry.records(for: routes).map(\.tag) == ["Shop", "Shop", "Shop"])
+    // Values JSONEncoder refuses: each record holds the failure, as for existentials.
+    let numbers: [Double] = [.nan, .infinity]
+    let refused = registry.records(for: numbers)
+    #expect(refused.allSatisfy { $0.failure != nil })
+    let boxed: [any RestorableRoute] = numbers
+    #expect(refused == registry.records(for: boxed))
+  }
 }
