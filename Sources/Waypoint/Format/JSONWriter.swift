@@ -29,8 +29,8 @@ package struct JSONWriter: ~Copyable {
 
   deinit { base.deallocate() }
 
-  /// The bytes written, in the writer's own buffer: handed over to the `Data`, not copied (a
-  /// copy took a second allocation and a pass over the document on every save).
+  /// The bytes written, in the writer's own buffer: handed over to the `Data`, not copied (a copy
+  /// would cost a second allocation and a pass over the document on every save).
   consuming func finish() -> Data {
     let (base, count) = (base, count)
     discard self

@@ -80,8 +80,8 @@ struct CommandContext {
     let path = path ?? storePath
     if mode != .build { try Self.checkStoreFile(path, mayBeMissing: mode == .create) }
     do {
-      // A command that writes checks the whole file first (quick_check), as the store's opening
-      // no longer does by default: it must not write into a damaged file.
+      // A command that writes checks the whole file first (quick_check), which the store's
+      // opening does not do by default: it must not write into a damaged file.
       return try SnapshotStore(
         path: path,
         configuration: StoreConfiguration(recoversCorruptFiles: false, integrityCheck: .onOpen),
