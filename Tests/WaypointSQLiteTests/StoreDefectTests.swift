@@ -336,6 +336,73 @@ struct StoreDefectTests {
       try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 9)])
   }
 
+  @Test(
+    "opened through a link, the file then renamed onto the link's name: its WAL stays at the old name, so the save is refused, never acknowledged into a WAL the next launch does not read"
+  )
+  func fileRenamedOntoLinkPath() throws {
+    let real = directory.path("real.sqlite")
+    let link = directory.path("link.sqlite")
+    #expect(symlink(real, link) == 0)
+    do {
+      let store = try SnapshotStore(path: link)
+      try store.save(try snapshot([.home]), scene: "A")
+      // The app's path now names the open file itself; SQLite's WAL is still `real.sqlite-wal`.
+      #expect(rename(real, link) == 0)
+      do {
+        try store.save(try snapshot([.item(id: 1)]), scene: "A")
+        let reader = try SnapshotStore(path: link, access: .readOnly)
+        let routes = try reader.restore(scene: "A", with: restorer).scene.routes(Route.self)
+        #expect(
+          routes == [.item(id: 1)], "a save was acknowledged, and the next launch reads \(routes)")
+      } catch let error as StoreError {
+        #expect(error.code == .replaced, "\(error)")
+      }
+    }
+  }
+
+  @Test(
+    "a file put in place of the store while it opens, with its own WAL: the first save is refused, the replacement's WAL is its own and kept"
+  )
+  func replacedWhileOpening() throws {
+    let path = directory.path()
+    do { try SnapshotStore(path: path).save(try snapshot([.home]), scene: "A") }
+    // Another store whose last save is only in its WAL (a copy taken while it was open).
+    let other = directory.path("other.sqlite")
+    let staged = directory.path("staged.sqlite")
+    let source = try SnapshotStore(path: other)
+    try source.save(try snapshot([.settings]), scene: "B")
+    try FileManager.default.copyItem(atPath: other, toPath: staged)
+    try FileManager.default.copyItem(atPath: other + "-wal", toPath: staged + "-wal")
+    // It is moved into place when the opening's read transaction commits, after SQLite opened the
+    // first file.
+    let moved = NSLock()
+    nonisolated(unsafe) var done = false
+    let faults = FaultInjector { call, sql in
+      guard call == .exec, sql == "COMMIT" else { return nil }
+      moved.withLock {
+        if !done {
+          done = true
+          _ = rename(staged, path)
+          _ = rename(staged + "-wal", path + "-wal")
+        }
+      }
+      return nil
+    }
+    let store = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(), access: .readWrite,
+      migrations: SchemaMigration.all, faults: faults)
+    expectStoreError(.replaced(path: path)) {
+      try store.save(try snapshot([.item(id: 1)]), scene: "A")
+    }
+    try store.save(try snapshot([.item(id: 2)]), scene: "A")
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+    #expect(!names.contains { $0.hasPrefix("store.sqlite-wal.orphaned-") }, "\(names)")
+    let reader = try SnapshotStore(path: path, access: .readOnly)
+    #expect(try reader.restore(scene: "B", with: restorer).scene.routes(Route.self) == [.settings])
+    #expect(
+      try reader.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.item(id: 2)])
+  }
+
   // MARK: Creation
 
   @Test("a store being created in place by another process reads as busy, never as foreign")

@@ -303,8 +303,8 @@ package final class Database {
   /// `sqlite3_file_control` with `SQLITE_FCNTL_HAS_MOVED`; a failing call answers `false`.
   ///
   /// It does not see a symbolic link on the app's path retargeted later (SQLite resolved the link
-  /// when it opened the file): ``SnapshotStore`` asks it once, at open, to learn which file the
-  /// connection has (``openedFileName``), and then compares the file at the app's path with it.
+  /// when it opened the file): ``SnapshotStore`` also compares the file at the app's path with
+  /// the one it opened.
   package func hasMoved() -> Bool {
     guard let handle else { return false }
     var moved: Int32 = 0
@@ -312,15 +312,6 @@ package final class Database {
       sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved)
     }
     return code == SQLITE_OK && moved != 0
-  }
-
-  /// The name SQLite opened the main database file under (the app's path made absolute, symbolic
-  /// links resolved), from `sqlite3_db_filename`; `nil` when the connection is closed.
-  package var openedFileName: String? {
-    guard let handle, let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else {
-      return nil
-    }
-    return String(cString: name)
   }
 
   /// The rowid of the last insert.

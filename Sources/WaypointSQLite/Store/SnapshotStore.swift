@@ -63,10 +63,9 @@ public final class SnapshotStore: @unchecked Sendable {
   private let lock = NSLock()
   private let migrations: [SchemaMigration]
   private let faults: FaultInjector?
-  /// The file the connection has open (``identifyOpenedFile(_:path:)``): when the path leads
-  /// elsewhere (the file deleted, renamed or replaced, a symbolic link on the way retargeted, the
-  /// folder moved), a write would land in a file the next launch does not open. `nil` when the
-  /// path did not lead to it at open: every write then finds the file moved.
+  /// The file the connection opened, as the path led to it then: when the path leads elsewhere
+  /// (the file deleted, renamed or replaced, a symbolic link on the way retargeted, the folder
+  /// moved), a write would land in a file the next launch does not open.
   private var openedFile: StoreFile.Identity?
   /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
   /// belongs to a file put in place of the store.
@@ -114,7 +113,7 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     (database, schemaVersion) = opened
     self.recovered = recovery
-    openedFile = Self.identifyOpenedFile(database, path: path)
+    openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
@@ -419,16 +418,16 @@ public final class SnapshotStore: @unchecked Sendable {
 
   /// Before a write, with `lock` held: when the path no longer leads to the file the connection
   /// has open, a write would land in a file nobody opens again. The file was deleted, renamed or
-  /// replaced, or the path now leads elsewhere: a symbolic link on the way retargeted, the folder
-  /// moved. One `stat` of the path, compared with the file opened, sees each of them. The
-  /// connection is closed and the path opened again (a fresh store where nothing stands), and the
-  /// write is refused: ``StoreError/Code/replaced`` when the path opened, so that the next write
-  /// goes to the file now there; the reopening's error (such as ``StoreError/Code/cannotOpen``
-  /// for a folder that is gone) when it did not, which the following calls throw too until the
-  /// path opens again.
+  /// replaced (SQLite's `SQLITE_FCNTL_HAS_MOVED`), or the path now leads elsewhere: a symbolic
+  /// link on the way retargeted, the folder moved (a `stat` of the path, compared with the file
+  /// opened). The connection is closed and the path opened again (a fresh store where nothing
+  /// stands), and the write is refused: ``StoreError/Code/replaced`` when the path opened, so
+  /// that the next write goes to the file now there; the reopening's error (such as
+  /// ``StoreError/Code/cannotOpen`` for a folder that is gone) when it did not, which the
+  /// following calls throw too until the path opens again.
   private func checkFileInPlaceLocked() throws(StoreError) {
     guard database.handle != nil else { return }
-    if let current = StoreFile.Identity(of: path), current == openedFile { return }
+    guard database.hasMoved() || StoreFile.Identity(of: path) != openedFile else { return }
     database.close()
     do {
       try reopenClosed()
@@ -436,23 +435,6 @@ public final class SnapshotStore: @unchecked Sendable {
       throw error.movedAway()
     }
     throw .replaced(path: path)
-  }
-
-  /// The file `database` has open, when `path` leads to it; `nil` when it does not (replaced or
-  /// moved since SQLite opened it).
-  ///
-  /// SQLite's `SQLITE_FCNTL_HAS_MOVED` says whether the file the connection has open is still at
-  /// the name SQLite opened it under (``Database/openedFileName``); the same name's identity
-  /// before and after that answer is the open file's, and the app's path must lead to it too.
-  /// Writes then need only a `stat` of the app's path: SQLite keeps the file open, so its inode
-  /// is not given to another file while the comparison stands.
-  private static func identifyOpenedFile(_ database: Database, path: String) -> StoreFile.Identity?
-  {
-    guard let name = database.openedFileName, let before = StoreFile.Identity(of: name),
-      !database.hasMoved(), StoreFile.Identity(of: name) == before,
-      StoreFile.Identity(of: path) == before
-    else { return nil }
-    return before
   }
 
   /// Opens the path again when the connection is closed (the file was replaced or found
@@ -484,7 +466,7 @@ public final class SnapshotStore: @unchecked Sendable {
     }
     let reopened = try Self.open(path, configuration, access, migrations, faults)
     database = reopened.0
-    openedFile = Self.identifyOpenedFile(database, path: path)
+    openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
   }
 
