@@ -205,7 +205,8 @@ public struct RouteRegistry: Sendable {
   }
 
   /// The stored form of a stack of values of one type, root first; see ``record(for:)``. The
-  /// same records as for the values as `[any RestorableRoute]`, without converting each value.
+  /// same records as for the values as `[any RestorableRoute]`, without first converting the
+  /// array (a conversion that checks each value's conformance at run time).
   public func records<Route: RestorableRoute>(for values: [Route]) -> [RouteRecord] {
     values.map { record(for: $0) }
   }
