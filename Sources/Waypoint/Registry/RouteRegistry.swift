@@ -23,7 +23,8 @@ public struct RouteRegistry: Sendable {
 
   private var entries: [String: RouteType] = [:]
   private var names: [String: String] = [:]
-  private var tagsByType: [ObjectIdentifier: String] = [:]
+  /// The tag and version each registered type records under, found with one lookup.
+  private var recordings: [ObjectIdentifier: (tag: String, version: Int)] = [:]
   /// Each registered type's name as SwiftUI writes it (`_typeName(T.self, qualified: true)` in
   /// this build), to its tag: a `NavigationPath` names its elements so, whatever their tags.
   private var tagsByTypeName: [String: String] = [:]
@@ -135,7 +136,7 @@ public struct RouteRegistry: Sendable {
     var entry = entry
     let (tag, typeName, typeID, version) = (entry.tag, entry.typeName, entry.typeID, entry.version)
     guard version >= 1 else { throw .invalidVersion(version) }
-    if let existing = tagsByType[typeID] {
+    if let existing = recordings[typeID]?.tag {
       throw .duplicateType(typeName, existingTag: existing)
     }
     var plan: [Int: [RouteMigrationStep]] = [:]
@@ -159,7 +160,7 @@ public struct RouteRegistry: Sendable {
     entry.migrations = plan
     entries[tag] = entry
     for name in seen { names[name] = tag }
-    tagsByType[typeID] = tag
+    recordings[typeID] = (tag, entry.version)
     tagsByTypeName[typeName] = tag
   }
 
@@ -218,12 +219,12 @@ public struct RouteRegistry: Sendable {
   ///   registered, ``RouteRegistryError/Code/encodingFailed`` when `JSONEncoder` refuses it.
   public func encode(_ value: any RestorableRoute) throws(RouteRegistryError) -> RouteRecord {
     let type = Swift.type(of: value)
-    guard let tag = tagsByType[ObjectIdentifier(type)], let entry = entries[tag] else {
+    guard let (tag, version) = recordings[ObjectIdentifier(type)] else {
       throw .unregisteredType(_typeName(type, qualified: true))
     }
     do {
       // The bytes `JSONEncoder` with `.sortedKeys` writes (``RouteEncoder``).
-      return RouteRecord(tag: tag, json: try RouteEncoder.encode(value), version: entry.version)
+      return RouteRecord(tag: tag, json: try RouteEncoder.encode(value), version: version)
     } catch {
       throw .encodingFailed(tag: tag, error)
     }
@@ -258,7 +259,7 @@ public struct RouteRegistry: Sendable {
   package var routeTypes: [String: RouteType] { entries }
 
   /// The tag of each registered type, by the type's `ObjectIdentifier`.
-  package var tagsByTypeID: [ObjectIdentifier: String] { tagsByType }
+  package var tagsByTypeID: [ObjectIdentifier: String] { recordings.mapValues(\.tag) }
 
   /// The migration plan of the tag stored as `name` (a tag or an alias).
   package func evolution(named name: String) -> TagEvolution? { routeType(named: name)?.evolution }
