@@ -260,12 +260,13 @@ struct Benchmark {
         }
         if step {
           navigator.values.append(child.seconds * 1e6)
-          // The app's confirmation once its screens are up, which the timed child leaves out:
-          // in a process that ends without closing the store, as the app's would.
-          let confirm = try runChild(own, ["--launch-child", "confirm", store])
-          guard confirm.status == 0 else {
+          // The rest of the app's session, which the timed child leaves out: the confirmation
+          // once its screens are up and a save on each change, in a process that ends without
+          // closing the store, as the app's would.
+          let session = try runChild(own, ["--launch-child", "session", store])
+          guard session.status == 0 else {
             throw BenchError(
-              "the confirming child exited \(confirm.status): \(confirm.standardError)")
+              "the session child exited \(session.status): \(session.standardError)")
           }
         } else {
           json.values.append(child.seconds * 1e6)

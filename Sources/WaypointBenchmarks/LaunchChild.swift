@@ -5,11 +5,14 @@ import WaypointSQLite
 
 /// `waypoint-bench --launch-child navigator STORE | json FILE`: what an app does at launch to
 /// show its scene, alone in a process, so that the benchmark times it from spawn to exit
-/// (`confirm STORE`: the confirmation the app makes later, untimed).
+/// (`session STORE`: the rest of the app's session, its confirmation and saves, untimed).
 enum LaunchChild {
   /// The scene both children restore: the benchmark's shop stack of 11 routes, an account stack
   /// of one and a selected tab.
   static let scene = "launch"
+  /// The saves of a session between two launches: over the launch row's spawns, the WAL a
+  /// launch finds goes through the whole cycle between two checkpoints, as an app's does.
+  static let sessionSaves = 10
 
   /// The scene as an app that keeps its state in a JSON file (what `@SceneStorage` holds) has it.
   struct SceneFile: Codable {
@@ -37,13 +40,20 @@ enum LaunchChild {
       // loop, the benchmark confirms between them, outside the timed spawn.)
       let restored = navigator.stack("shop").count == 11
       exit(restored && navigator.restoreReport?.outcome == .restored ? 0 : 1)
-    case "confirm":
-      // The app's confirmation once its screens are up, in a process of its own that ends as
-      // the system ends an app (without closing the store), so that the next launch finds the
-      // file as an app's next launch does: its WAL left in place, no connection open.
+    case "session":
+      // The rest of the app's session, in a process of its own: the confirmation once its
+      // screens are up, then a save on each of the user's changes; the process ends as the
+      // system ends an app (without closing the store), so that the next launch finds the file
+      // as an app's next launch does: its WAL left in place, no connection open.
       guard let store = try? SnapshotStore(path: path),
         (try? store.confirmRestore(scene: scene)) != nil
       else { exit(1) }
+      let base = Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000
+      for change in 0..<sessionSaves {
+        guard (try? store.save(Fixtures.snapshot(base + change), scene: scene)) != nil else {
+          exit(1)
+        }
+      }
       exit(0)
     case "json":
       guard let data = FileManager.default.contents(atPath: path),

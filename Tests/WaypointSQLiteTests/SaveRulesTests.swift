@@ -294,6 +294,27 @@ struct SaveRulesTests {
     }
   }
 
+  @Test("the WAL stays within checkpointAfterPages (100 by default), which a launch reads whole")
+  func walStaysShort() throws {
+    #expect(StoreConfiguration().checkpointAfterPages == 100)
+    /// The largest the WAL file grew over 200 saves of about 1 KiB: it keeps its size once a
+    /// checkpoint lets the next commit write it from its start again.
+    func walBytes(_ configuration: StoreConfiguration) throws -> Int {
+      let path = directory.path("pages-\(configuration.checkpointAfterPages).sqlite")
+      let store = try SnapshotStore(path: path, configuration: configuration)
+      for index in 0..<200 {
+        try store.save(
+          try snapshot(Array(repeating: .item(id: index), count: 30)), scene: "s\(index % 7)")
+      }
+      let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+      return try #require(size)
+    }
+    let frame = 24 + 4096
+    // The commit that crosses the threshold adds its own pages (a few) before the checkpoint.
+    #expect(try walBytes(StoreConfiguration()) <= 32 + (100 + 16) * frame)
+    #expect(try walBytes(StoreConfiguration(checkpointAfterPages: 1000)) > 32 + 300 * frame)
+  }
+
   @Test("the slack counts the history another connection wrote")
   func slackAcrossConnections() throws {
     let path = directory.path()
