@@ -26,7 +26,9 @@ package struct RouteType: Sendable {
     self.decode = { decoder, data in try decoder.decode(Route.self, from: data) }
     self.typeID = ObjectIdentifier(type)
     self.type = type
-    self.examples = examples
+    // Each value wrapped here, where its conformance is known: converting the array as a whole
+    // casts it at run time, a scan of every conformance in the process per registered type.
+    self.examples = examples.map { $0 as any RestorableRoute }
   }
 
   package var evolution: TagEvolution {

@@ -160,7 +160,10 @@ public struct Restorer: Sendable {
             tag: tag, version: version, step: step, message: "the step has no code to run"))
       }
     }
-    let payload = Data(current.json.utf8)
+    // Copied from the string's own bytes: `Data(_:)` of a sequence looks for a faster path with
+    // a dynamic cast, a scan of every conformance in the process the first time.
+    var json = current.json
+    let payload = json.withUTF8 { Data(buffer: $0) }
     do {
       try limits.check(payload, byteLimit: limits.maxPayloadBytes)
     } catch {
