@@ -309,10 +309,43 @@ struct SaveRulesTests {
       let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
       return try #require(size)
     }
-    let frame = 24 + 4096
+    // A frame is a 24-byte header and a page (the page size is in the WAL's header, bytes 8–11).
+    let probe = directory.path("page-size.sqlite")
+    let probeStore = try SnapshotStore(path: probe)
+    try probeStore.save(try snapshot([.item(id: 1)]), scene: "s")
+    let header = try #require(FileManager.default.contents(atPath: probe + "-wal"))
+    withExtendedLifetime(probeStore) {}
+    let pageSize = header.dropFirst(8).prefix(4).reduce(0) { $0 << 8 | Int($1) }
+    #expect(pageSize == 4096)
+    let frame = 24 + pageSize
     // The commit that crosses the threshold adds its own pages (a few) before the checkpoint.
     #expect(try walBytes(StoreConfiguration()) <= 32 + (100 + 16) * frame)
     #expect(try walBytes(StoreConfiguration(checkpointAfterPages: 1000)) > 32 + 300 * frame)
+  }
+
+  @Test("a restore's bookkeeping never checkpoints: a launch leaves the copy to the next save")
+  func restoreLeavesTheCheckpoint() throws {
+    let path = directory.path()
+    // Another connection, still open, leaves about 260 pages in the WAL, none copied.
+    let writer = try SnapshotStore(
+      path: path, configuration: StoreConfiguration(checkpointAfterPages: 1_000_000))
+    for index in 0..<60 {
+      try writer.save(try snapshot(Array(repeating: .item(id: index), count: 30)), scene: "A")
+    }
+    func fileBytes() throws -> Int {
+      try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+    let before = try fileBytes()
+    let store = try SnapshotStore(path: path)
+    let restoration = store.restore(scene: "A", with: restorer)
+    #expect(restoration.report.outcome == .restored)
+    #expect(restoration.recorded)
+    // Nothing was copied into the file by the restore's commit, past 100 pages as it was.
+    #expect(try fileBytes() == before)
+    // The next save copies it.
+    try store.save(try snapshot([.item(id: 1_000)]), scene: "A")
+    #expect(try fileBytes() > before)
+    withExtendedLifetime(writer) {}
   }
 
   @Test("the slack counts the history another connection wrote")

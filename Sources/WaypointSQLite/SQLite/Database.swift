@@ -31,6 +31,8 @@ package final class Database {
   package let path: String
   /// The connection, `nil` once closed.
   private(set) var handle: OpaquePointer?
+  /// The threshold of ``checkpointDuringCommits(afterPages:)`` (SQLite's own until it is called).
+  private var checkpointPages: Int32 = 1000
   /// The prepared statements, by SQL text.
   private var statements: [String: Statement] = [:]
 
@@ -129,8 +131,19 @@ package final class Database {
   /// Copies the WAL into the file in the commit that leaves `pages` or more in it, SQLite's own
   /// policy. The corresponding C function is `sqlite3_wal_autocheckpoint`.
   package func checkpointDuringCommits(afterPages pages: Int) {
+    checkpointPages = Int32(clamping: max(1, pages))
     guard let handle else { return }
-    sqlite3_wal_autocheckpoint(handle, Int32(clamping: max(1, pages)))
+    sqlite3_wal_autocheckpoint(handle, checkpointPages)
+  }
+
+  /// Runs `body` with no checkpoint in its commits: the WAL is copied by a later commit that
+  /// crosses the threshold of ``checkpointDuringCommits(afterPages:)``.
+  package func withoutCheckpoints<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    if let handle { sqlite3_wal_autocheckpoint(handle, 0) }
+    defer {
+      if let handle { sqlite3_wal_autocheckpoint(handle, checkpointPages) }
+    }
+    return try body()
   }
 
   /// The seam through which every checked SQLite call goes; tests inject faults here.

@@ -190,7 +190,7 @@ extension SnapshotStore {
     if access == .readWrite {
       let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
       if let read = try? write(
-        busyTimeout: timeout, scene: scene,
+        busyTimeout: timeout, scene: scene, checkpointing: false,
         { db throws(SQLiteError) in
           try Self.readChecked(id, db, marks, limits: limits, countingAgainst: threshold)
         })
@@ -212,7 +212,7 @@ extension SnapshotStore {
   ) -> ([Candidate], (id: Int64, read: Read)?)? {
     guard access == .readWrite else { return nil }
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-    return try? write(busyTimeout: timeout, scene: scene) {
+    return try? write(busyTimeout: timeout, scene: scene, checkpointing: false) {
       db throws(SQLiteError) -> ([Candidate], (id: Int64, read: Read)?) in
       try Self.listAndReadFirst(scene, marks, rule, limits, db, counting: true)
     }
@@ -285,7 +285,8 @@ extension SnapshotStore {
     let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
     let threshold = configuration.crashLoopRule.threshold
     do {
-      try write(busyTimeout: timeout, scene: scene) { db throws(SQLiteError) in
+      try write(busyTimeout: timeout, scene: scene, checkpointing: false) {
+        db throws(SQLiteError) in
         switch action {
         case .quarantine(let kind, let detail):
           let values: [SQLValue] = [

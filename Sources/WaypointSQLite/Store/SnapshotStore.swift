@@ -376,10 +376,13 @@ public final class SnapshotStore: @unchecked Sendable {
   ///   - scene: The one scene `body` changes, when it changes one scene's rows only (a restore's
   ///     bookkeeping): the saves' cache forgets that scene alone. `nil`: the whole cache is
   ///     emptied.
+  ///   - checkpointing: Whether the commit copies the WAL into the file when it crosses
+  ///     ``StoreConfiguration/checkpointAfterPages``. `false` for a restore's bookkeeping, which a
+  ///     launch makes on the main actor: the next write that crosses it copies instead.
   ///   - body: The transaction's work.
   @discardableResult
   package func write<T>(
-    busyTimeout: Duration? = nil, scene: String? = nil,
+    busyTimeout: Duration? = nil, scene: String? = nil, checkpointing: Bool = true,
     _ body: (Database) throws(SQLiteError) -> T
   ) throws(StoreError) -> T {
     try withWritableDatabase { db throws(SQLiteError) in
@@ -389,7 +392,10 @@ public final class SnapshotStore: @unchecked Sendable {
       }
       // A write that is not a save may change what the saves know (a mark, a deletion).
       if let scene { latestSnapshots.forget(scene) } else { latestSnapshots.invalidate() }
-      return try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      func transaction() throws(SQLiteError) -> T {
+        try db.transaction(immediate: true) { () throws(SQLiteError) in try body(db) }
+      }
+      return try checkpointing ? transaction() : db.withoutCheckpoints(transaction)
     }
   }
 
