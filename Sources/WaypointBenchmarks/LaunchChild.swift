@@ -13,6 +13,8 @@ enum LaunchChild {
   /// The saves of a session between two launches: over the launch row's spawns, the WAL a
   /// launch finds goes through the whole cycle between two checkpoints, as an app's does.
   static let sessionSaves = 10
+  /// The fixture index of the state both children restore.
+  static let launchState = 7
 
   /// The scene as an app that keeps its state in a JSON file (what `@SceneStorage` holds) has it.
   struct SceneFile: Codable {
@@ -23,8 +25,8 @@ enum LaunchChild {
 
   /// Writes the scene into a new store at `store` and as JSON at `file`.
   static func prepare(store: String, file: String) throws {
-    _ = try SnapshotStore(path: store).save(Fixtures.snapshot(7), scene: scene)
-    let state = SceneFile(shop: Fixtures.routes(7), account: [.settings], tab: "shop")
+    _ = try SnapshotStore(path: store).save(Fixtures.snapshot(launchState), scene: scene)
+    let state = SceneFile(shop: Fixtures.routes(launchState), account: [.settings], tab: "shop")
     try JSONEncoder().encode(state).write(to: URL(fileURLWithPath: file))
   }
 
@@ -42,15 +44,16 @@ enum LaunchChild {
       exit(restored && navigator.restoreReport?.outcome == .restored ? 0 : 1)
     case "session":
       // The rest of the app's session, in a process of its own: the confirmation once its
-      // screens are up, then a save on each of the user's changes; the process ends as the
-      // system ends an app (without closing the store), so that the next launch finds the file
-      // as an app's next launch does: its WAL left in place, no connection open.
+      // screens are up, then a save on each of the user's changes, the last back to the scene
+      // the JSON file holds (so that both children restore the same routes); the process ends as
+      // the system ends an app (without closing the store), so that the next launch finds the
+      // file as an app's next launch does: its WAL left in place, no connection open.
       guard let store = try? SnapshotStore(path: path),
         (try? store.confirmRestore(scene: scene)) != nil
       else { exit(1) }
-      let base = Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000
-      for change in 0..<sessionSaves {
-        guard (try? store.save(Fixtures.snapshot(base + change), scene: scene)) != nil else {
+      let states = (1..<sessionSaves).map { 1_000 + $0 } + [launchState]
+      for state in states {
+        guard (try? store.save(Fixtures.snapshot(state), scene: scene))?.wrote == true else {
           exit(1)
         }
       }

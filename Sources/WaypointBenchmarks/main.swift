@@ -10,7 +10,8 @@
 //     `waypoint import` reads in the full run (N lines, default 50,000), to time the tools by hand
 //   swift run -c release waypoint-bench --manifest PATH   writes its route manifest (for validate)
 //   swift run -c release waypoint-bench --launch-prepare STORE FILE, then --launch-child
-//     navigator STORE | json FILE   one launch of the launch row, to time by hand
+//     navigator STORE | json FILE   one launch of the launch row, to time by hand (run
+//     --launch-child session STORE after each navigator launch, as the row does)
 import Foundation
 import Waypoint
 import WaypointManifest
