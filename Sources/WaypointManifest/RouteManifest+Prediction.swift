@@ -50,7 +50,7 @@ extension RouteManifest {
     }
     // What the routes a migration changed became, by location: to tell kept from migrated.
     var migrated: [RouteLocation: RouteRecord] = [:]
-    var pass = RestorePass<Void>(policy: policy) { record, location in
+    let walk = RestorePass<Void>.judge(snapshot, policy: policy) { record, location in
       switch resolve(record, limits: limits) {
       case .kept(let current):
         if current != record { migrated[location] = current }
@@ -59,7 +59,6 @@ extension RouteManifest {
       case .undetermined(let why): return .undetermined(why)
       }
     }
-    let walk = pass.walk(snapshot)
     let entries = walk.entries.map { entry -> RestorePrediction.Entry in
       let fate: RouteFate
       if let reason = entry.reason {

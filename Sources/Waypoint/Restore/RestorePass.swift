@@ -156,3 +156,17 @@ package struct RestorePass<Kept> {
     routeFailed = true
   }
 }
+
+extension RestorePass where Kept == Void {
+  /// The walk of an offline judgement, which keeps nothing but fates: compiled here, for `Void`,
+  /// so that callers in other modules do not run the generic walk.
+  package static func judge(
+    _ snapshot: SceneSnapshot, policy: RestorePolicy,
+    resolve: (RouteRecord, RouteLocation) -> Fate<Void>
+  ) -> Result {
+    withoutActuallyEscaping(resolve) { resolve in
+      var pass = RestorePass(policy: policy, resolve: resolve)
+      return pass.walk(snapshot)
+    }
+  }
+}
