@@ -50,7 +50,7 @@ extension RouteManifest {
     }
     // What the routes a migration changed became, by location: to tell kept from migrated.
     var migrated: [RouteLocation: RouteRecord] = [:]
-    let walk = RestorePass<Void>.judge(snapshot, policy: policy) { record, location in
+    let walk = RestorePass.walk(snapshot, policy: policy) { record, location in
       switch resolve(record, limits: limits) {
       case .kept(let current):
         if current != record { migrated[location] = current }

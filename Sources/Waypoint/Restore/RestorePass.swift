@@ -9,10 +9,11 @@ package enum Fate<Kept> {
 }
 
 /// Walks a snapshot in the slot walk's order (``SceneSnapshot/mapSlots(enteringStack:_:)``: stacks
-/// by name, root first; then selected tab, split view, sheet), resolves each route, applies the
-/// policy and writes the report. Shared by ``Restorer``
-/// (with app values) and offline prediction (with records), so that both apply the same rules.
-package struct RestorePass<Kept> {
+/// by name, root first; then selected tab, split view, sheet), asks for each route's fate, applies
+/// the policy and writes the report. Shared by ``Restorer`` (which keeps the app values it decoded)
+/// and offline prediction (which keeps nothing), so that both apply the same rules. It holds no
+/// route values, so that one compiled walk serves both.
+package struct RestorePass {
   /// One route's or value's fate, in snapshot order.
   package struct Entry {
     package var location: RouteLocation
@@ -25,23 +26,28 @@ package struct RestorePass<Kept> {
 
   /// What the walk brought back.
   package struct Result {
-    package var stacks: [String: [Kept]] = [:]
-    package var selectedTab: Kept?
-    package var sidebarSelection: Kept?
-    package var contentSelection: Kept?
-    package var sheet: Kept?
     package var columnVisibility: ColumnVisibility = .automatic
     package var preferredCompactColumn: SplitColumn?
     package var entries: [Entry] = []
     package var report = RestoreReport(outcome: .restored)
 
-    /// Whether the scene is the root: nothing of it is to be shown.
+    /// Whether the scene is the root: nothing of it is to be shown, kept routes included.
     package var isRoot: Bool { report.outcome == .root }
   }
 
-  package let policy: RestorePolicy
-  package let resolve: (RouteRecord, RouteLocation) -> Fate<Kept>
+  /// Walks `snapshot` under `policy`. `resolve` gives each route's fate (the caller keeps what it
+  /// decoded of a kept route); under ``RestorePolicy/cutAtFirstFailure`` it is not asked for the
+  /// routes above a failed one in its stack. When the result ``Result/isRoot``, nothing the caller
+  /// kept is to be shown.
+  package static func walk(
+    _ snapshot: SceneSnapshot, policy: RestorePolicy,
+    resolve: (RouteRecord, RouteLocation) -> Fate<Void>
+  ) -> Result {
+    var pass = RestorePass(policy: policy)
+    return pass.walk(snapshot, resolve)
+  }
 
+  private let policy: RestorePolicy
   private var result = Result()
   private var routeFailed = false
   private var keptCount = 0
@@ -50,22 +56,18 @@ package struct RestorePass<Kept> {
   /// The index of the route that failed in the stack being walked, under `cutAtFirstFailure`.
   private var failedIndex: Int?
 
-  package init(policy: RestorePolicy, resolve: @escaping (RouteRecord, RouteLocation) -> Fate<Kept>)
-  {
+  private init(policy: RestorePolicy) {
     self.policy = policy
-    self.resolve = resolve
   }
 
-  /// Walks the snapshot and returns every route's fate and the report.
-  package mutating func walk(_ snapshot: SceneSnapshot) -> Result {
+  private mutating func walk(
+    _ snapshot: SceneSnapshot, _ resolve: (RouteRecord, RouteLocation) -> Fate<Void>
+  ) -> Result {
     snapshot.forEachSlot(
-      enteringStack: { name in
-        result.stacks[name] = []
-        failedIndex = nil
-      },
+      enteringStack: { _ in failedIndex = nil },
       { location, slot in
         switch slot {
-        case .route(let record): route(record, at: location)
+        case .route(let record): route(record, at: location, resolve)
         case .columnVisibility(let visibility):
           if visibility.isKnown {
             result.columnVisibility = visibility
@@ -113,60 +115,26 @@ package struct RestorePass<Kept> {
 
   /// One route's fate. Under ``RestorePolicy/cutAtFirstFailure`` the routes above a failed one in
   /// its stack are dropped without being resolved.
-  private mutating func route(_ record: RouteRecord, at location: RouteLocation) {
+  private mutating func route(
+    _ record: RouteRecord, at location: RouteLocation,
+    _ resolve: (RouteRecord, RouteLocation) -> Fate<Void>
+  ) {
     if case .stack = location, let failedIndex {
       result.entries.append(
         Entry(location: location, tag: record.tag, reason: .aboveFailedRoute(index: failedIndex)))
       return
     }
     switch resolve(record, location) {
-    case .kept(let route):
-      place(route, at: location)
-      keep(location, record)
+    case .kept:
+      result.entries.append(Entry(location: location, tag: record.tag))
+      keptCount += 1
     case .dropped(let reason):
-      fail(location, record, reason)
+      result.entries.append(Entry(location: location, tag: record.tag, reason: reason))
+      routeFailed = true
       if case .stack(_, let index) = location, policy == .cutAtFirstFailure { failedIndex = index }
     case .undetermined(let why):
       result.entries.append(Entry(location: location, tag: record.tag, undetermined: why))
       undeterminedCount += 1
-    }
-  }
-
-  /// Puts a kept route where the scene shows it.
-  private mutating func place(_ route: Kept, at location: RouteLocation) {
-    switch location {
-    case .stack(let name, _): result.stacks[name, default: []].append(route)
-    case .selectedTab: result.selectedTab = route
-    case .sidebarSelection: result.sidebarSelection = route
-    case .contentSelection: result.contentSelection = route
-    case .sheet: result.sheet = route
-    // The walk gives no route at these.
-    case .columnVisibility, .preferredCompactColumn, .snapshot: break
-    }
-  }
-
-  private mutating func keep(_ location: RouteLocation, _ record: RouteRecord) {
-    result.entries.append(Entry(location: location, tag: record.tag))
-    keptCount += 1
-  }
-
-  private mutating func fail(_ location: RouteLocation, _ record: RouteRecord, _ reason: DropReason)
-  {
-    result.entries.append(Entry(location: location, tag: record.tag, reason: reason))
-    routeFailed = true
-  }
-}
-
-extension RestorePass where Kept == Void {
-  /// The walk of an offline judgement, which keeps nothing but fates: compiled here, for `Void`,
-  /// so that callers in other modules do not run the generic walk.
-  package static func judge(
-    _ snapshot: SceneSnapshot, policy: RestorePolicy,
-    resolve: (RouteRecord, RouteLocation) -> Fate<Void>
-  ) -> Result {
-    withoutActuallyEscaping(resolve) { resolve in
-      var pass = RestorePass(policy: policy, resolve: resolve)
-      return pass.walk(snapshot)
     }
   }
 }

@@ -38,6 +38,19 @@ public struct RestoredScene: Sendable {
       report: report)
   }
 
+  /// Puts a kept route where the scene shows it (stacks in walk order, so root first).
+  mutating func place(_ route: RestoredRoute, at location: RouteLocation) {
+    switch location {
+    case .stack(let name, _): stacks[name, default: []].append(route)
+    case .selectedTab: selectedTab = route
+    case .sidebarSelection: sidebarSelection = route
+    case .contentSelection: contentSelection = route
+    case .sheet: sheet = route
+    // The walk gives no route at these.
+    case .columnVisibility, .preferredCompactColumn, .snapshot: break
+    }
+  }
+
   /// The routes of a stack, root first; empty for a stack that was not saved.
   public func stack(_ name: String = SceneSnapshot.mainStackName) -> [RestoredRoute] {
     stacks[name] ?? []

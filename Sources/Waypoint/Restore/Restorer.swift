@@ -80,16 +80,24 @@ public struct Restorer: Sendable {
       return .root(newer, metadata: snapshot.metadata)
     }
     let decoder = JSONDecoder()
-    var pass = RestorePass<RestoredRoute>(policy: policy) { record, location in
-      resolve(record, at: location, decoder: decoder)
+    // Empty, then given each kept route as the walk finds it.
+    var scene = RestoredScene.root(RestoreReport(outcome: .restored), metadata: snapshot.metadata)
+    let walk = RestorePass.walk(snapshot, policy: policy) { record, location in
+      switch resolve(record, at: location, decoder: decoder) {
+      case .kept(let route):
+        scene.place(route, at: location)
+        return .kept(())
+      case .dropped(let reason): return .dropped(reason)
+      case .undetermined(let why): return .undetermined(why)
+      }
     }
-    let walk = pass.walk(snapshot)
-    return RestoredScene(
-      stacks: walk.stacks, selectedTab: walk.selectedTab, sidebarSelection: walk.sidebarSelection,
-      contentSelection: walk.contentSelection, columnVisibility: walk.columnVisibility,
-      preferredCompactColumn: walk.preferredCompactColumn, sheet: walk.sheet,
-      metadata: snapshot.metadata,
-      report: walk.report)
+    guard !walk.isRoot else { return .root(walk.report, metadata: snapshot.metadata) }
+    // A stack whose routes were all dropped is there, empty.
+    for name in snapshot.stacks.keys where scene.stacks[name] == nil { scene.stacks[name] = [] }
+    scene.columnVisibility = walk.columnVisibility
+    scene.preferredCompactColumn = walk.preferredCompactColumn
+    scene.report = walk.report
+    return scene
   }
 
   /// The report of a snapshot written by a newer version of the app (the user went back to an older
