@@ -31,11 +31,6 @@ if arguments.first == "--launch-child", arguments.count == 3 {
   await LaunchChild.run(arguments[1], arguments[2])
 }
 
-let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-  "waypoint-bench-\(UUID().uuidString)")
-try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: directory) }
-
 // `--manifest PATH`: writes the benchmark's route manifest, to run `waypoint validate` by hand.
 if let index = arguments.firstIndex(of: "--manifest"), index + 1 < arguments.count {
   try RouteManifest(registry: registry).encoded().write(
@@ -48,7 +43,6 @@ if let index = arguments.firstIndex(of: "--manifest"), index + 1 < arguments.cou
 if let index = arguments.firstIndex(of: "--import-file"), index + 1 < arguments.count {
   let lines = arguments.lazy.compactMap { Int($0) }.first ?? Settings.full.importLines
   try Benchmark.writeImportFile(arguments[index + 1], count: max(0, lines))
-  try? FileManager.default.removeItem(at: directory)
   exit(0)
 }
 
@@ -60,6 +54,10 @@ guard unknown.isEmpty else {
 }
 var settings = arguments.contains("--quick") ? Settings.quick : Settings.full
 if let rounds = arguments.lazy.compactMap({ Int($0) }).first { settings.rounds = max(1, rounds) }
+// The run's stores and files, removed when it ends, failed or not (`exit` skips a `defer`).
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+  "waypoint-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 do {
   let results = try await Benchmark(
     settings: settings, directory: directory, json: arguments.contains("--json")
@@ -68,5 +66,7 @@ do {
   if arguments.contains("--json") { print(results.json) }
 } catch {
   FileHandle.standardError.write(Data("waypoint-bench: \(error)\n".utf8))
+  try? FileManager.default.removeItem(at: directory)
   exit(1)
 }
+try? FileManager.default.removeItem(at: directory)
