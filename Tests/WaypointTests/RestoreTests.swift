@@ -43,6 +43,25 @@ struct RestoreTests {
     #expect(scene.report.dropped.map(\.location) == [.stack("main", index: 1)])
   }
 
+  @Test(
+    "a stack whose every route was dropped is there and empty; the other stacks restore",
+    arguments: [RestorePolicy.cutAtFirstFailure, .dropFailingRoutes])
+  func emptiedStack(policy: RestorePolicy) throws {
+    let registry = try V1.registry()
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1, appBuild: "1.0", savedAt: sampleDate),
+      stacks: [
+        "main": registry.records(for: [V1.Route.home, V1.Route.settings]),
+        "orders": registry.records(for: [V1.Route.order(id: 42)]),
+      ])
+    let scene = try Self.restore(snapshot, policy: policy)
+    #expect(scene.report.outcome == .partial)
+    #expect(try scene.routes(V2.Destination.self) == [.home, .settings])
+    #expect(scene.stacks.keys.sorted() == ["main", "orders"])
+    #expect(scene.stacks["orders"]?.isEmpty == true)
+    #expect(scene.report.dropped.map(\.location) == [.stack("orders", index: 0)])
+  }
+
   @Test("reset on any failure restores the root and names every route")
   func resetPolicy() throws {
     let scene = try Self.restore(Self.v1Snapshot(), policy: .resetOnAnyFailure)
