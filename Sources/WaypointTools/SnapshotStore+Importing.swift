@@ -114,6 +114,8 @@ extension SnapshotStore {
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
   /// or rolled back.
   ///
+  /// The connection's page cache is ``importCacheKiB`` for the transaction, then what it was.
+  ///
   /// - Returns: how the transaction ended.
   private func write(
     completion body: (Database) throws(SQLiteError) -> Database.TransactionCompletion
@@ -122,7 +124,17 @@ extension SnapshotStore {
   {
     try withWritableDatabase { db throws(SQLiteError) in
       forgetLatestSnapshots()
+      let cache = try db.scalar("PRAGMA cache_size") { $0.int64() }
+      try db.execute("PRAGMA cache_size = -\(Self.importCacheKiB)")
+      defer { if let cache { try? db.execute("PRAGMA cache_size = \(cache)") } }
       return try db.inTransaction(immediate: true) { () throws(SQLiteError) in try body(db) }
     }
   }
+
+  /// The page cache of an import's transaction, in KiB. The transaction holds every row it
+  /// inserts, and rows of scenes in no order land all over the scene index: with SQLite's default
+  /// of 2 MiB the pages it changes spill to the WAL before the commit and are read back to be
+  /// changed again (50,000 lines: 77,082 writes and 42,569 reads of the files, against 52,157 and
+  /// 17,366 with this cache, the writes and reads of the commit and its checkpoint alone).
+  static let importCacheKiB = 16_384
 }
