@@ -67,6 +67,19 @@ struct BadFileTests {
     try expectRecovered(path, original: bytes)
   }
 
+  @Test("a store whose table of restore records is damaged is moved aside at open")
+  func damagedOutcomeTable() throws {
+    let path = try populatedStore()
+    let root = try #require(
+      rawInteger(path, "SELECT rootpage FROM sqlite_schema WHERE name = 'restore_outcome'"))
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let start = (Int(root) - 1) * 4096
+    #expect(start > 0 && start + 4096 <= bytes.count)
+    bytes.replaceSubrange(start..<start + 4096, with: Data(repeating: 0xA5, count: 4096))
+    try bytes.write(to: URL(fileURLWithPath: path))
+    try expectRecovered(path, original: bytes)
+  }
+
   @Test("a truncated store is moved aside and a fresh store starts")
   func truncated() throws {
     let path = try populatedStore()

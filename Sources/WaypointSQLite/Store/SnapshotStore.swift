@@ -246,7 +246,7 @@ public final class SnapshotStore: @unchecked Sendable {
     // `min(x), max(x)` together would scan the whole table.
     let ends = [
       ("waypoint_migration", "version"), ("snapshot", "id"), ("snapshot", "scene_id"),
-      ("snapshot_mark", "snapshot_id"), ("snapshot_mark", "scene_id"),
+      ("snapshot_mark", "snapshot_id"), ("snapshot_mark", "scene_id"), ("restore_outcome", "id"),
     ]
     for (table, key) in ends {
       for end in ["min", "max"] {
