@@ -114,7 +114,9 @@ extension SnapshotStore {
   /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`) that ends as `body` answers: committed
   /// or rolled back.
   ///
-  /// The connection's page cache is ``importCacheKiB`` for the transaction, then what it was.
+  /// The connection's page cache is ``importCacheKiB`` for the transaction, then what it was (when
+  /// setting it back fails, the connection keeps the larger cache: memory, not data, and the
+  /// import stands).
   ///
   /// - Returns: how the transaction ended.
   private func write(

@@ -72,10 +72,12 @@ struct BadFileTests {
     let path = try populatedStore()
     let root = try #require(
       rawInteger(path, "SELECT rootpage FROM sqlite_schema WHERE name = 'restore_outcome'"))
+    let pageSize = Int(try #require(rawInteger(path, "PRAGMA page_size")))
     var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-    let start = (Int(root) - 1) * 4096
-    #expect(start > 0 && start + 4096 <= bytes.count)
-    bytes.replaceSubrange(start..<start + 4096, with: Data(repeating: 0xA5, count: 4096))
+    let start = (Int(root) - 1) * pageSize
+    #expect(start > 0 && start + pageSize <= bytes.count)
+    bytes.replaceSubrange(
+      start..<start + pageSize, with: Data(repeating: 0xA5, count: pageSize))
     try bytes.write(to: URL(fileURLWithPath: path))
     try expectRecovered(path, original: bytes)
   }
