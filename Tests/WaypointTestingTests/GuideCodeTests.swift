@@ -37,7 +37,7 @@ struct GuideCodeTests {
       contentsOf: Self.root.appendingPathComponent("Docs/Testing.md"), encoding: .utf8)
     let source = try String(
       contentsOf: Self.testsFolder.appendingPathComponent("GuideTests.swift"), encoding: .utf8)
-    #expect(Self.blocks(guide, info: "swift").count == 6)
+    #expect(Self.blocks(guide, info: "swift").count == 7)
     #expect(Self.missing(guide, in: source) == [])
   }
 
