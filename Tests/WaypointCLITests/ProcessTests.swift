@@ -23,6 +23,18 @@ struct ProcessTests {
       FileManager.default.fileExists(atPath: output.appendingPathComponent("waypoint.sqlite").path))
   }
 
+  @Test("run from .build outside its package, the demo's suggested command names the executable")
+  func demoElsewhere() throws {
+    let output = directory.url.appendingPathComponent("demo")
+    // The temporary folder holds no Package.swift: `swift run` would not work there.
+    let result = try runProcess(["demo", "--output", output.path], directory: directory.url)
+    #expect(result.status == 0)
+    let tool = try builtTool().path
+    #expect(result.out.hasSuffix("Inspect it: \(tool) --db \(output.path)/waypoint.sqlite scenes"))
+    let scenes = try runProcess(["--db", output.path + "/waypoint.sqlite", "scenes"])
+    #expect(scenes.status == 0)
+  }
+
   @Test(
     "exit statuses are the contract's, as a process sees them",
     arguments: [

@@ -54,12 +54,14 @@ extension DemoCommand: WaypointCommand {
     return .ok
   }
 
-  /// How the user runs this tool: `swift run waypoint` from a package checkout (the executable sits
-  /// in a `.build` folder), `waypoint` once it is installed, so that the printed command works as
-  /// written.
+  /// How the user runs this tool, so that the printed command works as written where it was run:
+  /// `waypoint` once it is installed; from a package's `.build` folder, `swift run waypoint` in the
+  /// package's folder (which holds `Package.swift`), else the path the tool was run by.
   static var invocation: String {
     let executable = CommandLine.arguments.first ?? ""
-    return executable.contains("/.build/") ? "swift run waypoint" : "waypoint"
+    guard executable.contains("/.build/") else { return "waypoint" }
+    return FileManager.default.fileExists(atPath: "Package.swift")
+      ? "swift run waypoint" : executable
   }
 
   private struct DemoJSON: JSONWritable {
