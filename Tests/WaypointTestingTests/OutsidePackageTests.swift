@@ -107,7 +107,7 @@ struct OutsidePackageTests {
     let run = try Self.swiftTest(folder, recording: false)
     #expect(run.status == 0, "\(run.text)")
     #expect(!run.text.contains("warning:"), "\(run.text)")
-    #expect(run.text.contains("Test run with 4 tests in 1 suite passed"), "\(run.text)")
+    #expect(run.text.contains("Test run with 5 tests in 1 suite passed"), "\(run.text)")
     #expect(run.text.contains("Executed 1 test, with 0 failures"), "\(run.text)")
     #expect(
       FileManager.default.fileExists(
