@@ -11,7 +11,8 @@ func fuzzStoredForm(_ data: Data) {
   let bytes = [UInt8](data)
   if let expanded = StoredForm.expanded(bytes, limit: limit) {
     guard expanded.count <= limit else { fatalError("expanded past the limit: \(expanded.count)") }
-    let compact = (try? JSONNode.scanning(bytes)).map { Array($0.jsonText.utf8) } ?? bytes
+    let compact =
+      (try? JSONNode.scanning(bytes, maxDepth: .max)).map { Array($0.jsonText.utf8) } ?? bytes
     guard expanded.count > compact.count else { fatalError("expanding added no bytes") }
     guard StoredForm.expanded(expanded, limit: limit) == nil else {
       fatalError("expanding the expansion changed it")

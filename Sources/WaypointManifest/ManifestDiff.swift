@@ -57,6 +57,21 @@ package struct ManifestDiff: Sendable {
       losesRoutes: false, cannotCompare: true)
   }
 
+  /// The runs of versions in `versions` from which no migration starts, in order: at most one more
+  /// than there are migrations, however far apart the versions are.
+  package static func versionsWithoutMigration(
+    _ versions: Range<Int>, _ migrations: [RouteManifest.Migration]
+  ) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    var next = versions.lowerBound
+    for start in Set(migrations.map(\.from)).sorted() where versions.contains(start) {
+      if start > next { runs.append(next..<start) }
+      next = start + 1
+    }
+    if next < versions.upperBound { runs.append(next..<versions.upperBound) }
+    return runs
+  }
+
   /// The unknown-shape finding for a tag present in both manifests, `nil` when both shapes are
   /// known.
   private static func unknownShape(
@@ -101,12 +116,17 @@ package struct ManifestDiff: Sendable {
         continue
       }
       if new.version > old.version {
-        let starts = Set(new.migrations.map(\.from))
-        for version in old.version..<new.version where !starts.contains(version) {
+        // Each run of versions without a migration is one note: a manifest's versions may be far
+        // apart (a date as a version), and only its migrations are listed.
+        for missing in Self.versionsWithoutMigration(old.version..<new.version, new.migrations) {
+          let from =
+            missing.count == 1
+            ? "a migration from \(missing.lowerBound)"
+            : "migrations from \(missing.lowerBound) to \(missing.upperBound - 1)"
           findings.append(
             Finding(
-              text: "tag \(name): version bumped to \(new.version) without a migration from "
-                + "\(version): \(saved) reach the new type unchanged", losesRoutes: false))
+              text: "tag \(name): version bumped to \(new.version) without \(from): \(saved) "
+                + "reach the new type unchanged", losesRoutes: false))
         }
         if let unknown {
           findings.append(unknown)

@@ -30,7 +30,7 @@ struct JSONNodeAgreementTests {
         text += Self.tokens[Int.random(in: 0..<Self.tokens.count, using: &generator)]
       }
       let decodes = (try? JSONDecoder().decode(Nothing.self, from: Data(text.utf8))) != nil
-      let scans = (try? JSONNode.scanning(Array(text.utf8))) != nil
+      let scans = (try? JSONNode.scanning(Array(text.utf8), maxDepth: .max)) != nil
       #expect(scans == decodes, "seed \(seed) iteration \(iteration): \(text.debugDescription)")
       if decodes { accepted += 1 }
     }
@@ -47,7 +47,7 @@ struct JSONNodeAgreementTests {
     ] as [[UInt8]])
   func encodings(bytes: [UInt8]) {
     let decodes = (try? JSONDecoder().decode(Nothing.self, from: Data(bytes))) != nil
-    let scans = (try? JSONNode.scanning(bytes)) != nil
+    let scans = (try? JSONNode.scanning(bytes, maxDepth: .max)) != nil
     #expect(scans == decodes, "\(bytes)")
   }
 
@@ -63,7 +63,7 @@ struct JSONNodeAgreementTests {
   @Test("a node writes back what it read, members in order, numbers and strings as written")
   func writesAsRead() throws {
     let text = #"{"b":1e400,"a":[01,"\q",{}],"b":true}"#
-    #expect(try JSONNode.scanning(Array(text.utf8)).jsonText == text)
+    #expect(try JSONNode.scanning(Array(text.utf8), maxDepth: .max).jsonText == text)
   }
 
   /// Bytes a string's contents are made of: plain text, escapes good and bad, control
@@ -149,7 +149,7 @@ struct JSONNodeAgreementTests {
       let text = Array(
         (String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
       let decodes = (try? JSONDecoder().decode(Nothing.self, from: Data(text))) != nil
-      #expect(((try? JSONNode.scanning(text)) != nil) == decodes, "\(depth)")
+      #expect(((try? JSONNode.scanning(text, maxDepth: .max)) != nil) == decodes, "\(depth)")
     }
     let deep = Array(("[[[[" + "1" + "]]]] x").utf8)
     #expect(throws: SnapshotFormatError.nestingTooDeep(limit: 3)) {

@@ -10,11 +10,17 @@
 /// tag (its own or one it got this way). Nothing else changes. A document of format 1 as Waypoint
 /// writes it has no such record, and is its own expansion.
 package enum StoredForm {
+  /// The deepest nesting expanded. A snapshot document nests four levels (the document, its
+  /// stacks, a stack, a record); a deeper one never read as a snapshot, and a bound keeps the
+  /// recursion of building and writing its nodes within any thread's stack.
+  static let maxDepth = InputLimits.default.maxNestingDepth
+
   /// The document whose stored form is `stored`, compact as the format writes it; `nil` when no
-  /// record lacks its tag, or when `stored` is not JSON, is over `limit` bytes, or would be once
-  /// expanded: such bytes are left as they are, for the readers to judge.
+  /// record lacks its tag, or when `stored` is not JSON, is over `limit` bytes, is nested deeper
+  /// than ``maxDepth``, or would be over `limit` once expanded: such bytes are left as they are,
+  /// for the readers to judge.
   package static func expanded(_ stored: [UInt8], limit: Int) -> [UInt8]? {
-    guard stored.count <= limit, let root = try? JSONNode.scanning(stored),
+    guard stored.count <= limit, let root = try? JSONNode.scanning(stored, maxDepth: maxDepth),
       case .object(var members) = root,
       let stacksPlace = members.firstIndex(where: { $0.rawKey == "stacks" }),
       case .object(var stacks) = members[stacksPlace].value

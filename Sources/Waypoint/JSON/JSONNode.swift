@@ -37,9 +37,12 @@ package enum JSONNode: Hashable, Sendable {
     self.init(structure, structure.root)
   }
 
-  /// The structure of `bytes` as `JSONDecoder`'s scanner sees it, without limits.
-  package static func scanning(_ bytes: [UInt8]) throws(SnapshotFormatError) -> JSONNode {
-    let structure = try JSONStructure(scanning: bytes, maxDepth: .max)
+  /// The structure of `bytes` as `JSONDecoder`'s scanner sees it, nested at most `maxDepth` levels
+  /// (the node is built by recursion, one call per level), and of any size.
+  package static func scanning(_ bytes: [UInt8], maxDepth: Int) throws(SnapshotFormatError)
+    -> JSONNode
+  {
+    let structure = try JSONStructure(scanning: bytes, maxDepth: maxDepth)
     return JSONNode(structure, structure.root)
   }
 
@@ -63,8 +66,9 @@ package enum JSONNode: Hashable, Sendable {
 
   /// A value's node: what its compact JSON text scans as.
   package init(_ value: JSONValue) {
-    // JSONEncoder's output always scans.
-    self = (try? Self.scanning(Array(value.jsonText.utf8))) ?? .null
+    // JSONEncoder's output always scans; a value is as deep as the code or the manifest (read
+    // within its own depth limit) that built it.
+    self = (try? Self.scanning(Array(value.jsonText.utf8), maxDepth: .max)) ?? .null
   }
 
   /// A string's text between quotes as `JSONDecoder` reads it.

@@ -10,6 +10,14 @@ package struct TagEvolution: Sendable {
     self.version = version
     self.migrations = migrations
   }
+
+  /// The version a payload at `version` reaches next: the next one that has migrations, else the
+  /// current ``version``. A version without migrations changed nothing in the JSON, so stepping
+  /// over it is stepping through it; and the walk takes as many steps as there are migrations,
+  /// whatever the versions a stored route or a manifest holds (`Int.min`, `Int.max`).
+  func version(after version: Int) -> Int {
+    migrations.keys.lazy.filter { $0 > version && $0 < self.version }.min() ?? self.version
+  }
 }
 
 /// Applies migrations to one stored route, one version at a time, until it reaches its tag's
@@ -34,8 +42,8 @@ package struct MigrationEngine {
     case undetermined(step: String, tag: String, version: Int)
   }
 
-  /// More moves between tags than this means the plan loops. (Version steps within a tag are bounded
-  /// by the tag's version.)
+  /// More moves between tags than this means the plan loops. (Version steps within a tag are
+  /// bounded by the tag's migrations: the walk goes from one that has steps to the next.)
   private static let maximumHops = 256
 
   package func migrate(_ record: RouteRecord) -> Fate {
@@ -85,7 +93,7 @@ package struct MigrationEngine {
         }
         if moved { break }
       }
-      if !moved { version += 1 }
+      if !moved { version = evolution.version(after: version) }
     }
     guard version == evolution.version else {
       return .dropped(.newerRouteVersion(stored: version, supported: evolution.version))

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import Waypoint
+import WaypointManifest
+
+/// Versions far apart, as a hostile store, a hostile manifest or a date used as a version gives
+/// them: a migration walks from one version that has steps to the next, so the work is bounded by
+/// the migrations, never by the distance between versions. A walk of one version at a time would
+/// not return from any of these.
+@Suite("Route versions far apart")
+struct HostileVersionTests {
+  /// Restores `records` as the main stack with `registry`.
+  func restore(_ records: [RouteRecord], _ registry: RouteRegistry) -> RestoredScene {
+    Restorer(registry: registry).restore(
+      SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": records]))
+  }
+
+  @Test(
+    "a stored route of version Int.min or 0 migrates as one of version 1",
+    arguments: [Int.min, -5, 0])
+  func storedVersionBelowOne(version: Int) throws {
+    var records = try Shop.v1Records([.order(id: 42), .item(9)])
+    for index in records.indices { records[index].version = version }
+    let scene = restore(records, try Shop.registry())
+    #expect(scene.report.outcome == .restored)
+    #expect(scene.elements()[0] as? Shop.Destination == .purchase(id: sampleUUID))
+    #expect(scene.elements()[1] as? Shop.Catalog == .item(9))
+  }
+
+  @Test("a tag at version Int.max takes its migrations, then the rest at once")
+  func currentVersionIntMax() throws {
+    let registry = RouteRegistry(schemaVersion: 3).registering(
+      Shop.Article.self, tag: "Shop.Article", version: .max,
+      migrations: [
+        RouteMigration(from: 1, [.renameField(case: nil, from: "name", to: "slug")]),
+        RouteMigration(from: 1 << 40, [.addField(case: nil, name: "page", default: .integer(1))]),
+      ])
+    let stored = RouteRecord(tag: "Shop.Article", json: #"{"name":"a"}"#, version: 1)
+    let scene = restore([stored], registry)
+    #expect(scene.report.outcome == .restored)
+    #expect(scene.elements()[0] as? Shop.Article == Shop.Article(slug: "a", page: 1))
+    #expect(scene.stack()[0].record.version == .max)
+    // The manifest of that registry predicts the same, in as few steps.
+    let prediction = RouteManifest(registry: registry).predict(
+      SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [stored]]))
+    #expect(prediction.report == scene.report)
+  }
+
+  @Test("a move to version Int.min of another tag continues from that tag's first migration")
+  func moveToVersionIntMin() throws {
+    let registry = RouteRegistry(schemaVersion: 2)
+      .registering(
+        Shop.Destination.self, tag: "Shop.Destination", version: 2,
+        migrations: [
+          RouteMigration(from: 1, [.moveCase("item", toTag: "Shop.Catalog", version: .min)])
+        ]
+      )
+      .registering(Shop.Catalog.self, tag: "Shop.Catalog")
+    let stored = RouteRecord(tag: "Shop.Destination", json: #"{"item":{"_0":9}}"#, version: 1)
+    let scene = restore([stored], registry)
+    #expect(scene.report.outcome == .restored)
+    #expect(scene.elements()[0] as? Shop.Catalog == .item(9))
+    let prediction = RouteManifest(registry: registry).predict(
+      SceneSnapshot(metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [stored]]))
+    #expect(prediction.report == scene.report)
+  }
+
+  @Test("a version bumped across a vast range is one note per run of versions without a migration")
+  func diffOfVersionsFarApart() throws {
+    let old = RouteManifest(
+      registry: RouteRegistry().registering(Shop.Article.self, tag: "Shop.Article"))
+    let new = RouteManifest(
+      registry: RouteRegistry().registering(
+        Shop.Article.self, tag: "Shop.Article", version: .max,
+        migrations: [RouteMigration(from: 3, [.renameField(case: nil, from: "name", to: "slug")])]
+      ))
+    let notes = ManifestDiff(committed: old, current: new, release: "1.0").findings().map(\.text)
+    #expect(
+      notes.filter { $0.contains("without") } == [
+        "tag `Shop.Article`: version bumped to \(Int.max) without migrations from 1 to 2: "
+          + "routes saved by 1.0 reach the new type unchanged",
+        "tag `Shop.Article`: version bumped to \(Int.max) without migrations from 4 to "
+          + "\(Int.max - 1): routes saved by 1.0 reach the new type unchanged",
+      ])
+  }
+
+  @Test(
+    "the runs of versions without a migration",
+    arguments: [
+      (1..<2, [], [1..<2]),
+      (1..<5, [1, 2, 3, 4], []),
+      (1..<5, [2], [1..<2, 3..<5]),
+      (1..<Int.max, [1, Int.max - 1], [2..<(Int.max - 1)]),
+      (3..<4, [1, 9], [3..<4]),
+    ] as [(Range<Int>, [Int], [Range<Int>])])
+  func runs(versions: Range<Int>, starts: [Int], expected: [Range<Int>]) {
+    let migrations = starts.map { RouteManifest.Migration(from: $0, []) }
+    #expect(ManifestDiff.versionsWithoutMigration(versions, migrations) == expected)
+  }
+
+  @Test("a schema-5 document nested hundreds of levels deep is left as it is, not expanded")
+  func deepStoredForm() {
+    // A record without its tag (which the expansion would fill in) beside a deep value.
+    let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+    let document =
+      #"{"format":1,"deep":"# + deep
+      + #","stacks":{"main":[{"json":"1","tag":"Swift.Int"},{"json":"2"}]}}"#
+    #expect(StoredForm.expanded(Array(document.utf8), limit: 1 << 20)?.count == nil)
+    // Shallow, the same record is given its tag.
+    let shallow = #"{"format":1,"stacks":{"main":[{"json":"1","tag":"Swift.Int"},{"json":"2"}]}}"#
+    #expect(
+      StoredForm.expanded(Array(shallow.utf8), limit: 1 << 20).map {
+        String(decoding: $0, as: UTF8.self)
+      }
+        == #"{"format":1,"stacks":{"main":[{"json":"1","tag":"Swift.Int"},{"json":"2","tag":"Swift.Int"}]}}"#
+    )
+  }
+}
