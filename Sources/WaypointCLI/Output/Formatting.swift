@@ -3,9 +3,10 @@ import Waypoint
 
 /// How text output writes dates, sizes and counts.
 enum Formatting {
-  /// `2026-11-29T12:00:00Z`: ISO 8601 in UTC, whole seconds, as the snapshot format writes it.
+  /// `2026-11-29T12:00:00Z`: ISO 8601 in UTC, whole seconds, as the snapshot format writes it
+  /// (``/Waypoint/ISO8601Seconds/format(_:)``, which takes any date a stored column gives).
   static func date(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle())
+    ISO8601Seconds.format(date)
   }
 
   /// Reads a date written by ``date(_:)`` (or any ISO 8601 date and time with a time zone).
