@@ -3,8 +3,8 @@ import Testing
 import Waypoint
 import WaypointManifest
 
-/// Versions far apart, as a hostile store, a hostile manifest or a date used as a version gives
-/// them: a migration walks from one version that has steps to the next, so the work is bounded by
+/// Versions far apart, as a hostile manifest, a snapshot built in memory or a date used as a
+/// version gives them (a stored route version below 1 is refused when the document is read): a migration walks from one version that has steps to the next, so the work is bounded by
 /// the migrations, never by the distance between versions. A walk of one version at a time would
 /// not return from any of these.
 @Suite("Route versions far apart")
@@ -16,9 +16,9 @@ struct HostileVersionTests {
   }
 
   @Test(
-    "a stored route of version Int.min or 0 migrates as one of version 1",
+    "a route of version Int.min or 0 in a snapshot built in memory migrates as one of version 1",
     arguments: [Int.min, -5, 0])
-  func storedVersionBelowOne(version: Int) throws {
+  func versionBelowOne(version: Int) throws {
     var records = try Shop.v1Records([.order(id: 42), .item(9)])
     for index in records.indices { records[index].version = version }
     let scene = restore(records, try Shop.registry())
