@@ -4,9 +4,10 @@ import Waypoint
 import WaypointManifest
 
 /// Versions far apart, as a hostile manifest, a snapshot built in memory or a date used as a
-/// version gives them (a stored route version below 1 is refused when the document is read): a migration walks from one version that has steps to the next, so the work is bounded by
-/// the migrations, never by the distance between versions. A walk of one version at a time would
-/// not return from any of these.
+/// version gives them (a stored route version below 1 is refused when the document is read): a
+/// migration walks from one version that has steps to the next, so the work is bounded by the
+/// migrations, never by the distance between versions. A walk of one version at a time would not
+/// return from any of these.
 @Suite("Route versions far apart")
 struct HostileVersionTests {
   /// Restores `records` as the main stack with `registry`.
