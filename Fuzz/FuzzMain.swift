@@ -7,7 +7,7 @@ import Foundation
 nonisolated(unsafe) let fuzzTargets: [String: (Data) -> Void] = [
   "restore": fuzzRestore, "store": fuzzStore, "import-line": fuzzImportLine,
   "redactor": fuzzRedactor, "arguments": fuzzArguments, "round-trip": fuzzRoundTrip,
-  "prediction": fuzzPrediction, "stored-form": fuzzStoredForm,
+  "prediction": fuzzPrediction, "stored-form": fuzzStoredForm, "manifest": fuzzManifest,
 ]
 
 /// The target named by WAYPOINT_FUZZ_TARGET; the process exits with status 2 for any other name.
