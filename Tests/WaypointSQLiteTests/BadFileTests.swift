@@ -99,6 +99,48 @@ struct BadFileTests {
     try expectRecovered(path, original: bytes)
   }
 
+  @Test(
+    "a schema edited so that a key or an index the queries search by is gone is corrupt",
+    arguments: [
+      // snapshot_mark rebuilt without its primary key, its index kept.
+      """
+      ALTER TABLE snapshot_mark RENAME TO old_mark;
+      CREATE TABLE snapshot_mark (snapshot_id INTEGER, scene_id TEXT NOT NULL,
+        unconfirmed_restores INTEGER NOT NULL DEFAULT 0, quarantine TEXT, quarantine_detail TEXT,
+        quarantined_at INTEGER, crash_loop_threshold INTEGER) STRICT;
+      INSERT INTO snapshot_mark SELECT * FROM old_mark;
+      DROP TABLE old_mark;
+      CREATE INDEX snapshot_mark_by_scene ON snapshot_mark (scene_id, snapshot_id);
+      """,
+      "DROP INDEX snapshot_by_scene;",
+      "DROP INDEX snapshot_by_scene; CREATE INDEX snapshot_by_scene ON snapshot (scene_id);",
+      """
+      DROP INDEX snapshot_mark_by_scene;
+      CREATE INDEX snapshot_mark_by_scene ON snapshot_mark (scene_id, snapshot_id)
+        WHERE quarantine IS NULL;
+      """,
+    ])
+  func searchedStructureEdited(sql: String) throws {
+    let path = try populatedStore()
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    let edited = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == edited)
+    try expectRecovered(path, original: edited)
+  }
+
+  @Test("an index added beside the searched ones is no edit the store refuses")
+  func extraIndex() throws {
+    let path = try populatedStore()
+    #expect(rawExecute(path, "CREATE INDEX extra ON snapshot (saved_at);") == SQLITE_OK)
+    #expect(try SnapshotStore(path: path).recovery == nil)
+  }
+
   @Test("without recovery a corrupt file throws and stays where it is")
   func noRecovery() throws {
     let path = directory.path()

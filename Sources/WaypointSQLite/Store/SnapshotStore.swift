@@ -164,8 +164,9 @@ public final class SnapshotStore: @unchecked Sendable {
       // whole or not at all, and so that the checks of a writable store take the file's read lock
       // once. They cost the same for any size of file: the header, the identity and schema
       // version, the file's length against its header, the first and last rows of each table and
-      // index. The whole file is read only on the schedule the app chose (integrityCheck): a
-      // damaged page elsewhere is reported as `corrupt` by the first statement that reads it.
+      // index, the keys and indexes the queries search by. The whole file is read only on the
+      // schedule the app chose (integrityCheck): a damaged page elsewhere is reported as `corrupt`
+      // by the first statement that reads it.
       let (identity, damage) = try db.transaction(immediate: false) {
         () throws(SQLiteError) -> (SchemaMigrator.Identity, String?) in
         let identity = try SchemaMigrator.identify(db)
@@ -180,7 +181,12 @@ public final class SnapshotStore: @unchecked Sendable {
         if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
           return (identity, problem)
         }
-        if case .waypoint = identity { try probeEnds(db) }
+        if case .waypoint(let version) = identity {
+          try probeEnds(db)
+          if let problem = try structureProblem(db, schemaVersion: version) {
+            return (identity, problem)
+          }
+        }
         if configuration.integrityCheck.runsOnOpen(), let problem = try quickCheck(db) {
           return (identity, problem)
         }
@@ -218,7 +224,11 @@ public final class SnapshotStore: @unchecked Sendable {
       if case .waypoint(let version) = identity, version == supported {
         return (db, version)
       }
-      return (db, try SchemaMigrator.migrate(db, migrations: migrations))
+      let version = try SchemaMigrator.migrate(db, migrations: migrations)
+      if let problem = try structureProblem(db, schemaVersion: version) {
+        throw StoreError.corrupt(path: path, detail: problem)
+      }
+      return (db, version)
     } catch {
       throw StoreError(opening: error, path: path)
     }
@@ -260,6 +270,46 @@ public final class SnapshotStore: @unchecked Sendable {
         // A table an older schema does not have yet.
       }
     }
+  }
+
+  /// The primary keys and indexes that the store's queries search by, from the schema version
+  /// that has them all (7) on: each table's key column, and each index's columns, whole (not
+  /// partial). A file whose schema was edited (a key or an index dropped or changed) would have
+  /// those queries scan their tables, a restore at launch taking seconds for a scene of thousands
+  /// of rows. Other indexes may exist; triggers and views never run (``Database``).
+  static let searchedStructure = (
+    keys: [("snapshot", "id"), ("snapshot_mark", "snapshot_id"), ("restore_outcome", "id")],
+    indexes: [
+      ("snapshot", "snapshot_by_scene", ["scene_id", "id"]),
+      ("snapshot_mark", "snapshot_mark_by_scene", ["scene_id", "snapshot_id"]),
+    ]
+  )
+
+  /// What differs from ``searchedStructure`` in a file of `schemaVersion`, `nil` when nothing
+  /// does (or the version is older than 7). It reads the schema alone, whatever the file's size.
+  package static func structureProblem(_ db: Database, schemaVersion: Int) throws(SQLiteError)
+    -> String?
+  {
+    guard schemaVersion >= 7 else { return nil }
+    for (table, key) in searchedStructure.keys {
+      let keys = try db.rows("SELECT name FROM pragma_table_info(?1) WHERE pk > 0", [.text(table)])
+      {
+        $0.text()
+      }
+      guard keys == [key] else { return "the table \(table) is not keyed by \(key)" }
+    }
+    for (table, index, columns) in searchedStructure.indexes {
+      let partial = try db.scalar(
+        "SELECT partial FROM pragma_index_list(?1) WHERE name = ?2", [.text(table), .text(index)]
+      ) { $0.int() }
+      let found = try db.rows(
+        "SELECT name FROM pragma_index_info(?1) ORDER BY seqno", [.text(index)]
+      ) { $0.text() }
+      guard partial == 0, found == columns else {
+        return "the index \(index) is not on \(table) (\(columns.joined(separator: ", ")))"
+      }
+    }
+    return nil
   }
 
   /// SQLite's `PRAGMA quick_check(1)`: `nil` when it answers `ok`, its first finding otherwise.
