@@ -46,6 +46,9 @@ public struct RouteManifest: Sendable {
   public private(set) var routes: [Route]
   /// Every route by its tag and by each of its aliases.
   private var routesByName: [String: Route] = [:]
+  /// Each tag's migration plan, by canonical tag: made once, as a restore's walk asks for it at
+  /// every route and every move.
+  private var evolutions: [String: TagEvolution] = [:]
 
   /// A manifest of the given entries.
   ///
@@ -61,8 +64,9 @@ public struct RouteManifest: Sendable {
       }
       // As in a registry, the old names of renameTag steps resolve to the tag.
       var aliases = route.aliases
+      var known = Set(aliases)
       for migration in route.migrations {
-        for case .step(.renameTag(let old)) in migration.steps where !aliases.contains(old) {
+        for case .step(.renameTag(let old)) in migration.steps where known.insert(old).inserted {
           aliases.append(old)
         }
       }
@@ -81,6 +85,10 @@ public struct RouteManifest: Sendable {
           )
         }
       }
+      evolutions[route.tag] = TagEvolution(
+        tag: route.tag, version: route.version,
+        migrations: Dictionary(
+          route.migrations.map { ($0.from, $0.steps) }, uniquingKeysWith: { first, _ in first }))
     }
   }
 
@@ -112,12 +120,7 @@ public struct RouteManifest: Sendable {
 
   /// The migration plan of a tag or alias.
   package func evolution(named name: String) -> TagEvolution? {
-    route(named: name).map { route in
-      TagEvolution(
-        tag: route.tag, version: route.version,
-        migrations: Dictionary(
-          route.migrations.map { ($0.from, $0.steps) }, uniquingKeysWith: { first, _ in first }))
-    }
+    route(named: name).flatMap { evolutions[$0.tag] }
   }
 }
 

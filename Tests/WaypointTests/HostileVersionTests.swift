@@ -66,6 +66,34 @@ struct HostileVersionTests {
     #expect(prediction.report == scene.report)
   }
 
+  @Test("a walk of more than 65,536 migrations drops the route, in the restore and the prediction")
+  func tooManyMigrations() throws {
+    /// A tag at version `count + 1` with a migration from every version, each renaming a field of
+    /// no payload.
+    func registry(migrations count: Int) -> RouteRegistry {
+      RouteRegistry().registering(
+        Shop.Article.self, tag: "Shop.Article", version: count + 1,
+        migrations: (1...count).map { version in
+          RouteMigration(from: version, [.renameField(case: nil, from: "x\(version)", to: "y")])
+        })
+    }
+    let stored = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":1}"#, version: 1)
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [stored]])
+    let within = registry(migrations: 1 << 16)
+    #expect(Restorer(registry: within).restore(snapshot).report.outcome == .restored)
+    let beyond = registry(migrations: (1 << 16) + 1)
+    let scene = Restorer(registry: beyond).restore(snapshot)
+    #expect(scene.report.outcome == .root)
+    #expect(
+      scene.report.dropped.map(\.reason.description) == [
+        "migration of Shop.Article from version 65537 failed at plan: more than 65536 migrations "
+          + "to apply"
+      ])
+    let prediction = RouteManifest(registry: beyond).predict(snapshot)
+    #expect(prediction.report == scene.report)
+  }
+
   @Test("a version bumped across a vast range is one note per run of versions without a migration")
   func diffOfVersionsFarApart() throws {
     let old = RouteManifest(

@@ -1,14 +1,17 @@
 /// What a migration plan knows about one tag: its current version and its migrations by starting
 /// version. Both ``RouteRegistry`` and a route manifest provide it.
 package struct TagEvolution: Sendable {
-  package var tag: String
-  package var version: Int
-  package var migrations: [Int: [MigrationPlanStep]]
+  package let tag: String
+  package let version: Int
+  package let migrations: [Int: [MigrationPlanStep]]
+  /// The versions migrations start from, ascending.
+  private let starts: [Int]
 
   package init(tag: String, version: Int, migrations: [Int: [MigrationPlanStep]]) {
     self.tag = tag
     self.version = version
     self.migrations = migrations
+    starts = migrations.keys.sorted()
   }
 
   /// The version a payload at `version` reaches next: the next one that has migrations, else the
@@ -16,7 +19,14 @@ package struct TagEvolution: Sendable {
   /// over it is stepping through it; and the walk takes as many steps as there are migrations,
   /// whatever the versions a stored route or a manifest holds (`Int.min`, `Int.max`).
   func version(after version: Int) -> Int {
-    migrations.keys.lazy.filter { $0 > version && $0 < self.version }.min() ?? self.version
+    // The first start above `version`, by halving.
+    var low = 0
+    var high = starts.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if starts[middle] > version { high = middle } else { low = middle + 1 }
+    }
+    return low < starts.count && starts[low] < self.version ? starts[low] : self.version
   }
 }
 
@@ -42,20 +52,26 @@ package struct MigrationEngine {
     case undetermined(step: String, tag: String, version: Int)
   }
 
-  /// More moves between tags than this means the plan loops. (Version steps within a tag are
-  /// bounded by the tag's migrations: the walk goes from one that has steps to the next.)
+  /// More moves between tags than this means the plan loops.
   private static let maximumHops = 256
+  /// More steps than this (a version with migrations, or a move) means the plan loops or was made
+  /// to make the walk long (a manifest is data from elsewhere): far more than an app's history.
+  private static let maximumSteps = 1 << 16
 
   package func migrate(_ record: RouteRecord) -> Fate {
     guard var evolution = lookup(record.tag) else { return .dropped(.unknownTag) }
     var version = record.version
     var payload: JSONNode?
     var hops = 0
+    var steps = 0
     while version < evolution.version {
-      guard hops <= Self.maximumHops else {
+      steps += 1
+      guard hops <= Self.maximumHops, steps <= Self.maximumSteps else {
+        let message =
+          hops > Self.maximumHops
+          ? "migrations loop" : "more than \(Self.maximumSteps) migrations to apply"
         return .dropped(
-          .migrationFailed(
-            tag: evolution.tag, version: version, step: "plan", message: "migrations loop"))
+          .migrationFailed(tag: evolution.tag, version: version, step: "plan", message: message))
       }
       var moved = false
       for step in evolution.migrations[version] ?? [] {
