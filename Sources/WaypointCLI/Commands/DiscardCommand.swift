@@ -21,8 +21,8 @@ enum DiscardCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     // Scene ids are compared as bytes (SceneID.key): "café" in NFC and in NFD are two scenes.
     var ids: [String] = []
-    for id in context.values(scenes)
-    where !ids.contains(where: { SceneID.same($0, id) }) {
+    var given: Set<[UInt8]> = []
+    for id in context.values(scenes) where given.insert(SceneID.key(id)).inserted {
       ids.append(id)
     }
     let store = try context.openStore(.write)
