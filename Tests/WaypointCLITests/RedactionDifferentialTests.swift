@@ -109,6 +109,17 @@ struct RedactionDifferentialTests {
     #expect(warm.payload(composed) == first)
   }
 
+  @Test("the hash cache keeps short values only: a long one is hashed alike, and not kept")
+  func cacheKeepsShortValues() {
+    let redactor = Redactor(limits: .default)
+    let long = String(repeating: "x", count: RedactionCache.maxValueBytes + 1)
+    let redacted = redactor.payload(#"{"a":"\#(long)"}"#)
+    #expect(redactor.cache.count == 0)
+    #expect(Redactor(limits: .default).payload(#"{"a":"\#(long)"}"#) == redacted)
+    _ = redactor.payload(#"{"a":"short"}"#)
+    #expect(redactor.cache.count == 1)
+  }
+
   /// A random JSON text: objects with keys in varied scripts and cases, arrays, strings with
   /// escapes and non-ASCII text, integers of every size, a few other numbers, whitespace.
   static func value(depth: Int, using generator: inout SplitMix64) -> String {

@@ -184,10 +184,11 @@ struct Redactor: Sendable {
     output.append(UInt8(ascii: "\""))
   }
 
-  /// 12 hexadecimal digits of SHA-256 over the kind and the value. The hashes of values are kept
-  /// in ``cache`` (by their bytes), as the same values come back in snapshot after snapshot.
+  /// 12 hexadecimal digits of SHA-256 over the kind and the value. The hashes of short values are
+  /// kept in ``cache`` (by their bytes), as the same values come back in snapshot after snapshot.
   func hash(_ kind: String, _ value: String) -> String {
-    let key = kind == "value" ? Array(value.utf8) : nil
+    let key =
+      kind == "value" && value.utf8.count <= RedactionCache.maxValueBytes ? Array(value.utf8) : nil
     if let key, let known = cache.hash(of: key) { return known }
     var prefix = "waypoint-redact/\(kind)/"
     var value = value
@@ -235,9 +236,13 @@ struct Redactor: Sendable {
 }
 
 /// The hashes a ``Redactor`` computed for route values, by the value's UTF-8 bytes (not by `String`
-/// equality, under which two spellings of "é" are one key but hash apart). Bounded: it is emptied
-/// when it holds 65,536 values, so that an export's memory stays constant.
+/// equality, under which two spellings of "é" are one key but hash apart). Bounded, so that an
+/// export's memory stays constant: it keeps values of at most ``maxValueBytes`` (names, ids; a
+/// long value costs more to keep than to hash again), and is emptied when it holds 65,536: at most
+/// 16 MiB of values.
 final class RedactionCache: @unchecked Sendable {
+  /// The longest value kept.
+  static let maxValueBytes = 256
   private let lock = NSLock()
   private var hashes: [[UInt8]: String] = [:]
 
@@ -245,6 +250,13 @@ final class RedactionCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return hashes[value]
+  }
+
+  /// How many values it keeps.
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return hashes.count
   }
 
   func remember(_ hash: String, for value: [UInt8]) {
