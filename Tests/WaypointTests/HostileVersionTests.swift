@@ -145,3 +145,48 @@ struct HostileVersionTests {
     )
   }
 }
+
+/// Shapes from a hostile manifest: however many fields, cases or enum values, and however the
+/// references walk the same members again, one match does a bounded amount of work, and what it
+/// cannot judge within it is left to the app (`undetermined`), never guessed.
+@Suite("Matching hostile shapes")
+struct HostileShapeTests {
+  let spent = "judging the payload takes more than \(ShapeMatcher.budget) steps"
+
+  func isLeftToApp(_ match: ShapeMatch) -> Bool {
+    if case .undetermined(let reason) = match { return reason.hasSuffix(spent) }
+    return false
+  }
+
+  @Test("references walking the same member by two fields: 2^30 walks are not made")
+  func duplicateFieldsReferencingTheirType() {
+    let shape = RouteShape.object([
+      RouteShape.Field("a", .optional(.reference(tag: "T"))),
+      RouteShape.Field("a", .optional(.reference(tag: "T"))),
+    ])
+    let payload = String(repeating: #"{"a":"#, count: 30) + "{}" + String(repeating: "}", count: 30)
+    let match = shape.match(
+      json: payload, references: { $0 == "T" ? shape : nil },
+      limits: InputLimits(maxNestingDepth: 64))
+    #expect(isLeftToApp(match), "\(match)")
+    // Shallow, the same shape is judged: it matches.
+    #expect(
+      shape.match(json: #"{"a":{"a":{}}}"#, references: { $0 == "T" ? shape : nil }) == .matches)
+  }
+
+  @Test("an array of values of an enum of a million values")
+  func hugeStringEnum() {
+    let values = (0..<(1 << 20)).map { "v\($0)" }
+    let payload = "[" + Array(repeating: #""v1048575""#, count: 100).joined(separator: ",") + "]"
+    #expect(isLeftToApp(RouteShape.array(.stringEnum(values)).match(json: payload)))
+    #expect(RouteShape.array(.stringEnum(["a", "b"])).match(json: #"["b","a"]"#) == .matches)
+  }
+
+  @Test("an object of a hundred thousand fields against a payload of thousands of keys")
+  func fieldsTimesMembers() {
+    let fields = (0..<100_000).map { RouteShape.Field("f\($0)", .optional(.integer(.int))) }
+    let payload =
+      "{" + (0..<5000).map { #""k\#($0)":1"# }.joined(separator: ",") + "}"
+    #expect(isLeftToApp(RouteShape.object(fields).match(json: payload)))
+  }
+}

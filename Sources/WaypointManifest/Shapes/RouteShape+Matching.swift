@@ -34,7 +34,8 @@ extension RouteShape {
   /// that does not scan is ``ShapeMatch/mismatch(codingPath:message:)`` at the top; a payload that
   /// reaches an ``opaque(_:)`` part, a tag that `references` does not describe, or a chain of more
   /// than 64 references that consumes no JSON gives ``ShapeMatch/undetermined(_:)`` unless it also has
-  /// a definite error.
+  /// a definite error; so does a match that would take more than 2^20 steps
+  /// (`ShapeMatcher.budget`) from where it stops.
   ///
   /// - Parameters:
   ///   - json: The payload's JSON text.

@@ -31,6 +31,12 @@ package struct ShapeMatcher {
   /// Deeper payloads are left to the app (`JSONDecoder` itself stops at 512 levels).
   package static let maxDepth = 512
 
+  /// The work one match may do, in units of a value checked, a member's key compared or an enum
+  /// value compared. A payload is at most 64 KiB, but a manifest comes from elsewhere: fields,
+  /// cases or enum values by the hundred thousand, or references that walk the same members again
+  /// and again, could make one match take minutes. Past it, the rest is left to the app.
+  package static let budget = 1 << 20
+
   package typealias Value = JSONStructure.Value
 
   package let json: JSONStructure
@@ -39,6 +45,8 @@ package struct ShapeMatcher {
   private(set) var undetermined: String?
   /// Where the walk stands.
   private var path: [Step] = []
+  /// The work done so far (``budget``).
+  private var spent = 0
 
   package init(_ json: JSONStructure, references: @escaping (String) -> RouteShape?) {
     self.json = json
@@ -47,6 +55,8 @@ package struct ShapeMatcher {
 
   /// The first definite error of `value` read as `shape`, `nil` when there is none.
   package mutating func check(_ shape: RouteShape, _ value: Value, hops: Int) -> Failure? {
+    spent += 1
+    guard !exhausted else { return outOfBudget() }
     guard path.count <= Self.maxDepth else {
       return leaveToApp("nested deeper than \(Self.maxDepth) levels")
     }
@@ -98,11 +108,15 @@ package struct ShapeMatcher {
     case .stringEnum(let values):
       let read = readString(value, as: "String")
       guard let text = read.text else { return read.failure }
+      spent += values.count
+      guard !exhausted else { return outOfBudget() }
       guard values.contains(text) else {
         return failure("\(quoted(text)) is not one of \(list(values))")
       }
     case .integerEnum(let values):
       guard json.kind(value) == .number else { return mismatch("an integer", value) }
+      spent += values.count
+      guard !exhausted else { return outOfBudget() }
       if let number = json.plainInteger(value) ?? json.read(value, as: Int64.self),
         values.contains(number)
       {
@@ -131,20 +145,39 @@ package struct ShapeMatcher {
     return check(shape, value, hops: 0)
   }
 
+  /// Whether the work done passed ``budget``.
+  private var exhausted: Bool { spent > Self.budget }
+
+  /// Leaves the rest of the match to the app, its budget spent.
+  private mutating func outOfBudget() -> Failure? {
+    leaveToApp("judging the payload takes more than \(Self.budget) steps")
+  }
+
   /// Whether every key of the object reads, as a keyed container needs.
-  private func keysRead(_ object: Value) -> Bool {
-    json.members(of: object).allSatisfy { key, _ in json.stringReads(key) }
+  private mutating func keysRead(_ object: Value) -> Bool {
+    var read = 0
+    defer { spent += read }
+    return json.members(of: object).allSatisfy { key, _ in
+      read += 1
+      return json.stringReads(key)
+    }
   }
 
   /// The value of the first member whose key reads as `name` (the first of duplicate keys wins).
-  private func member(_ name: String, of object: Value) -> Value? {
-    json.members(of: object).first { key, _ in (try? json.string(key, is: name)) == true }?.value
+  private mutating func member(_ name: String, of object: Value) -> Value? {
+    var compared = 0
+    defer { spent += compared }
+    return json.members(of: object).first { key, _ in
+      compared += 1
+      return (try? json.string(key, is: name)) == true
+    }?.value
   }
 
   /// The members by key as a keyed container reads them: every key must read, and the first of
   /// duplicate keys wins; `nil` when a key does not read.
-  private func keyedMembers(_ object: Value) -> [String: Value]? {
+  private mutating func keyedMembers(_ object: Value) -> [String: Value]? {
     var members: [String: Value] = [:]
+    defer { spent += members.count }
     for (key, value) in json.members(of: object) {
       guard let name = try? json.string(key) else { return nil }
       if members[name] == nil { members[name] = value }
@@ -154,6 +187,7 @@ package struct ShapeMatcher {
 
   private mutating func checkFields(_ fields: [RouteShape.Field], _ object: Value) -> Failure? {
     for field in fields {
+      guard !exhausted else { return outOfBudget() }
       path.append(.key(field.name))
       defer { path.removeLast() }
       guard let member = member(field.name, of: object) else {
@@ -175,6 +209,7 @@ package struct ShapeMatcher {
     var chosen: (enumCase: RouteShape.Case, payload: Value)?
     var several = false
     for enumCase in cases {
+      guard !exhausted else { return outOfBudget() }
       guard let payload = member(enumCase.name, of: value) else { continue }
       if let first = chosen {
         several = several || first.enumCase.name != enumCase.name
@@ -184,9 +219,11 @@ package struct ShapeMatcher {
     }
     guard !several, let (chosen, payload) = chosen else {
       var present: [String] = []
-      for enumCase in cases
-      where !present.contains(enumCase.name) && member(enumCase.name, of: value) != nil {
-        present.append(enumCase.name)
+      for enumCase in cases {
+        guard !exhausted else { return outOfBudget() }
+        if !present.contains(enumCase.name), member(enumCase.name, of: value) != nil {
+          present.append(enumCase.name)
+        }
       }
       let keys = keyedMembers(value)?.keys.sorted() ?? []
       let found =
