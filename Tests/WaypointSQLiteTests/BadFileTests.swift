@@ -130,6 +130,11 @@ struct BadFileTests {
     } throws: { error in
       (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
     }
+    #expect {
+      _ = try SnapshotStore(path: path, access: .readOnly)
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
+    }
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == edited)
     try expectRecovered(path, original: edited)
   }

@@ -175,18 +175,18 @@ public final class SnapshotStore: @unchecked Sendable {
         case .waypoint(let version) where version > supported: return (identity, nil)
         case .empty, .waypoint: break
         }
+        if case .waypoint(let version) = identity,
+          let problem = try structureProblem(db, schemaVersion: version)
+        {
+          return (identity, problem)
+        }
         guard access == .readWrite else { return (identity, nil) }
         let pages = try db.scalar("PRAGMA page_count") { $0.int64() } ?? 0
         let pageSize = try db.scalar("PRAGMA page_size") { $0.int64() } ?? 0
         if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
           return (identity, problem)
         }
-        if case .waypoint(let version) = identity {
-          try probeEnds(db)
-          if let problem = try structureProblem(db, schemaVersion: version) {
-            return (identity, problem)
-          }
-        }
+        if case .waypoint = identity { try probeEnds(db) }
         if configuration.integrityCheck.runsOnOpen(), let problem = try quickCheck(db) {
           return (identity, problem)
         }

@@ -44,11 +44,12 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// ``IntegrityCheck/afterErrors``.
   ///
   /// Every open, whatever this says, checks that the file is an SQLite database (its header),
-  /// that it is a Waypoint store (`PRAGMA application_id`) and its schema version (refusing a
-  /// newer one). A read-write open also checks what costs the same for any size of file: that the
-  /// file is not shorter than its header says (a truncated copy), that the first and last row
-  /// of each of the store's tables and indexes read, and that the keys and indexes its queries
-  /// search by are there (a schema edited without them would make a restore scan its tables).
+  /// that it is a Waypoint store (`PRAGMA application_id`), its schema version (refusing a
+  /// newer one), and that the keys and indexes its queries search by are there (a schema edited
+  /// without them would make a restore scan its tables). A read-write open also checks what costs
+  /// the same for any size of file: that the file is not shorter than its header says (a
+  /// truncated copy), and that the first and last row of each of the store's tables and indexes
+  /// read.
   /// `quick_check` reads every page: about 1.5 s for a million snapshots with a warm cache, half a
   /// minute cold.
   public var integrityCheck: IntegrityCheck
