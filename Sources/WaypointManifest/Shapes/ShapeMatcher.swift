@@ -155,22 +155,20 @@ package struct ShapeMatcher {
 
   /// Whether every key of the object reads, as a keyed container needs.
   private mutating func keysRead(_ object: Value) -> Bool {
-    var read = 0
-    defer { spent += read }
-    return json.members(of: object).allSatisfy { key, _ in
-      read += 1
-      return json.stringReads(key)
+    for (key, _) in json.members(of: object) {
+      spent += 1
+      guard json.stringReads(key) else { return false }
     }
+    return true
   }
 
   /// The value of the first member whose key reads as `name` (the first of duplicate keys wins).
   private mutating func member(_ name: String, of object: Value) -> Value? {
-    var compared = 0
-    defer { spent += compared }
-    return json.members(of: object).first { key, _ in
-      compared += 1
-      return (try? json.string(key, is: name)) == true
-    }?.value
+    for (key, value) in json.members(of: object) {
+      spent += 1
+      if (try? json.string(key, is: name)) == true { return value }
+    }
+    return nil
   }
 
   /// The members by key as a keyed container reads them: every key must read, and the first of
