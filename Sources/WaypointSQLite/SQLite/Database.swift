@@ -128,6 +128,24 @@ package final class Database {
     return status != SQLITE_OK ? status : applied == value ? SQLITE_OK : SQLITE_ERROR
   }
 
+  /// Whether `column` is the primary key of `table` in the main database, from the schema SQLite
+  /// holds (no statement runs); `false` when the table or the column does not exist. The
+  /// corresponding C function is `sqlite3_table_column_metadata`.
+  package func isPrimaryKey(_ column: String, of table: String) throws(SQLiteError) -> Bool {
+    guard let handle else {
+      throw SQLiteError(code: .misuse, message: "connection closed", sql: nil)
+    }
+    var primaryKey: Int32 = 0
+    let name = "\(table).\(column)"
+    let code = call(.columnMetadata, sql: name) {
+      sqlite3_table_column_metadata(handle, "main", table, column, nil, nil, nil, &primaryKey, nil)
+    }
+    // SQLITE_ERROR: no such table or column. Anything else (the schema unreadable) is an error.
+    if code == SQLITE_ERROR { return false }
+    guard code == SQLITE_OK else { throw error(code, sql: name) }
+    return primaryKey != 0
+  }
+
   /// Copies the WAL into the file in the commit that leaves `pages` or more in it, SQLite's own
   /// policy. The corresponding C function is `sqlite3_wal_autocheckpoint`.
   package func checkpointDuringCommits(afterPages pages: Int) {

@@ -24,6 +24,8 @@ package enum SQLiteCall: Hashable, Sendable {
   case fileControl
   /// `sqlite3_create_function_v2`, for the SQL functions a connection registers when it opens.
   case createFunction
+  /// `sqlite3_table_column_metadata`; the SQL text passed to the seam is `table.column`.
+  case columnMetadata
 }
 
 /// A fault to inject in place of a real SQLite call, in debug builds only.

@@ -273,15 +273,21 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// The primary keys and indexes that the store's queries search by, from the schema version
-  /// that has them all (7) on: each table's key column, and each index's columns, whole (not
-  /// partial). A file whose schema was edited (a key or an index dropped or changed) would have
-  /// those queries scan their tables, a restore at launch taking seconds for a scene of thousands
-  /// of rows. Other indexes may exist; triggers and views never run (``Database``).
+  /// that has them all (7) on: each table's key column, and each index as its migration created it
+  /// (its text in `sqlite_schema`, which SQLite builds the index from). A file whose schema was
+  /// edited (a key or an index dropped or changed) would have those queries scan their tables, a
+  /// restore at launch taking seconds for a scene of thousands of rows. Other indexes may exist;
+  /// triggers and views never run (``Database``).
   static let searchedStructure = (
     keys: [("snapshot", "id"), ("snapshot_mark", "snapshot_id"), ("restore_outcome", "id")],
     indexes: [
-      ("snapshot", "snapshot_by_scene", ["scene_id", "id"]),
-      ("snapshot_mark", "snapshot_mark_by_scene", ["scene_id", "snapshot_id"]),
+      (
+        "snapshot_by_scene", "snapshot", "CREATE INDEX snapshot_by_scene ON snapshot (scene_id, id)"
+      ),
+      (
+        "snapshot_mark_by_scene", "snapshot_mark",
+        "CREATE INDEX snapshot_mark_by_scene ON snapshot_mark (scene_id, snapshot_id)"
+      ),
     ]
   )
 
@@ -291,22 +297,17 @@ public final class SnapshotStore: @unchecked Sendable {
     -> String?
   {
     guard schemaVersion >= 7 else { return nil }
-    for (table, key) in searchedStructure.keys {
-      let keys = try db.rows("SELECT name FROM pragma_table_info(?1) WHERE pk > 0", [.text(table)])
-      {
-        $0.text()
-      }
-      guard keys == [key] else { return "the table \(table) is not keyed by \(key)" }
+    for (table, key) in searchedStructure.keys where try !db.isPrimaryKey(key, of: table) {
+      return "the table \(table) is not keyed by \(key)"
     }
-    for (table, index, columns) in searchedStructure.indexes {
-      let partial = try db.scalar(
-        "SELECT partial FROM pragma_index_list(?1) WHERE name = ?2", [.text(table), .text(index)]
-      ) { $0.int() }
-      let found = try db.rows(
-        "SELECT name FROM pragma_index_info(?1) ORDER BY seqno", [.text(index)]
-      ) { $0.text() }
-      guard partial == 0, found == columns else {
-        return "the index \(index) is not on \(table) (\(columns.joined(separator: ", ")))"
+    var indexes: [String: (table: String?, sql: String?)] = [:]
+    try db.query("SELECT name, tbl_name, sql FROM sqlite_schema WHERE type = 'index'") { row in
+      if let name = row.text() { indexes[name] = (row.text(), row.text()) }
+      return .continue
+    }
+    for (index, table, sql) in searchedStructure.indexes {
+      guard let found = indexes[index], found.table == table, found.sql == sql else {
+        return "the index \(index) is not \(sql)"
       }
     }
     return nil
