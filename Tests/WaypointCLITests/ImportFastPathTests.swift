@@ -151,4 +151,24 @@ struct ImportFastPathTests {
     #expect(second.info.quarantine?.detail == "d")
     #expect(try count(store) == 3)
   }
+
+  @Test(
+    "a quarantine mark's date exports and imports back the same, before 1582 too",
+    arguments: ["1013-12-01T04:09:15Z", "0000-01-01T00:00:00Z", "2026-11-29T12:00:00Z"])
+  func quarantineDateRoundTrip(since: String) async throws {
+    let document = String(decoding: Self.snapshot(7).encoded(), as: UTF8.self)
+    let line =
+      #"{"scene":"a","quarantine":{"kind":"unrestorable","detail":"d","since":"\#(since)"},"#
+      + #""document":\#(document)}"#
+    let first = directory.path("first.sqlite")
+    #expect(await run(["--db", first, "import", try write([line])]).status == 0)
+    let exported = await run(["--db", first, "export"])
+    #expect(exported.status == 0, "\(exported.err)")
+    #expect(exported.out.contains(#""since":"\#(since)""#), "\(exported.out)")
+    // The exported line imports into another store as the same mark.
+    let second = directory.path("second.sqlite")
+    #expect(await run(["--db", second, "import", try write([exported.out])]).status == 0)
+    let again = await run(["--db", second, "export"])
+    #expect(again.out.contains(#""since":"\#(since)""#), "\(again.out)")
+  }
 }

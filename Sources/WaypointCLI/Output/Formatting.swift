@@ -9,9 +9,12 @@ enum Formatting {
     ISO8601Seconds.format(date)
   }
 
-  /// Reads a date written by ``date(_:)`` (or any ISO 8601 date and time with a time zone).
+  /// Reads a date written by ``date(_:)`` (or any ISO 8601 date and time with a time zone, of the
+  /// years 0000 to 9999), as the snapshot format reads its dates
+  /// (``/Waypoint/ISO8601Seconds/parse(_:)``): in the calendar ``date(_:)`` writes in, the
+  /// Gregorian one before 1582 too, so that every date written reads back the same.
   static func parseDate(_ text: String) -> Date? {
-    try? Date(text, strategy: .iso8601)
+    ISO8601Seconds.parse(text)
   }
 
   /// `812 B`, `3.2 KiB`, `1.5 MiB`.
