@@ -47,6 +47,21 @@ struct BadFileTests {
     #expect(try SnapshotStore(path: path).recovery == nil)
   }
 
+  /// Opening `path` without recovery, and read-only, throws `corrupt` naming it.
+  func expectRefusedAsCorrupt(_ path: String) {
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
+    }
+    #expect {
+      _ = try SnapshotStore(path: path, access: .readOnly)
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
+    }
+  }
+
   @Test("a file that is not a database is moved aside, kept, and a fresh store starts")
   func notADatabase() throws {
     let path = directory.path()
@@ -124,17 +139,7 @@ struct BadFileTests {
     let path = try populatedStore()
     #expect(rawExecute(path, sql) == SQLITE_OK)
     let edited = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect {
-      _ = try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
-    } throws: { error in
-      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
-    }
-    #expect {
-      _ = try SnapshotStore(path: path, access: .readOnly)
-    } throws: { error in
-      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
-    }
+    expectRefusedAsCorrupt(path)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == edited)
     try expectRecovered(path, original: edited)
   }
@@ -150,17 +155,7 @@ struct BadFileTests {
   func noRecovery() throws {
     let path = directory.path()
     try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
-    #expect {
-      _ = try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
-    } throws: { error in
-      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
-    }
-    #expect {
-      _ = try SnapshotStore(path: path, access: .readOnly)
-    } throws: { error in
-      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.path == path
-    }
+    expectRefusedAsCorrupt(path)
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x42, count: 8192))
   }
 
