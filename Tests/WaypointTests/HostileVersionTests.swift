@@ -82,6 +82,10 @@ struct HostileVersionTests {
       metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [stored]])
     let within = registry(migrations: 1 << 16)
     #expect(Restorer(registry: within).restore(snapshot).report.outcome == .restored)
+    // From version 0, the same 65,536 migrations: a version without any is not a step.
+    var fromZero = snapshot
+    fromZero.stacks["main"]?[0].version = 0
+    #expect(Restorer(registry: within).restore(fromZero).report.outcome == .restored)
     let beyond = registry(migrations: (1 << 16) + 1)
     let scene = Restorer(registry: beyond).restore(snapshot)
     #expect(scene.report.outcome == .root)
@@ -180,6 +184,13 @@ struct HostileShapeTests {
     let payload = "[" + Array(repeating: #""v1048575""#, count: 100).joined(separator: ",") + "]"
     #expect(isLeftToApp(RouteShape.array(.stringEnum(values)).match(json: payload)))
     #expect(RouteShape.array(.stringEnum(["a", "b"])).match(json: #"["b","a"]"#) == .matches)
+  }
+
+  @Test("empty objects against eighty thousand optional fields: each field is a step")
+  func fieldsOfEmptyObjects() {
+    let fields = (0..<80_000).map { RouteShape.Field("f\($0)", .optional(.integer(.int))) }
+    let payload = "[" + Array(repeating: "{}", count: 1000).joined(separator: ",") + "]"
+    #expect(isLeftToApp(RouteShape.array(.object(fields)).match(json: payload)))
   }
 
   @Test("an object of a hundred thousand fields against a payload of thousands of keys")

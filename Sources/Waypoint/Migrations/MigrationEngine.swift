@@ -30,8 +30,8 @@ package struct TagEvolution: Sendable {
   }
 }
 
-/// Applies migrations to one stored route, one version at a time, until it reaches its tag's
-/// current version.
+/// Applies migrations to one stored route, from each version that has migrations to the next,
+/// until it reaches its tag's current version.
 package struct MigrationEngine {
   /// Finds a tag (or an alias) and its plan.
   package let lookup: (String) -> TagEvolution?
@@ -54,7 +54,7 @@ package struct MigrationEngine {
 
   /// More moves between tags than this means the plan loops.
   private static let maximumHops = 256
-  /// More steps than this (a version with migrations, or a move) means the plan loops or was made
+  /// More steps than this (the migrations of a version, or a move) means the plan loops or was made
   /// to make the walk long (a manifest is data from elsewhere): far more than an app's history.
   private static let maximumSteps = 1 << 16
 
@@ -65,7 +65,8 @@ package struct MigrationEngine {
     var hops = 0
     var steps = 0
     while version < evolution.version {
-      steps += 1
+      // A version without migrations is stepped over, not counted.
+      if evolution.migrations[version] != nil { steps += 1 }
       guard hops <= Self.maximumHops, steps <= Self.maximumSteps else {
         let message =
           hops > Self.maximumHops

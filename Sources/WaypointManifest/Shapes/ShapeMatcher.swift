@@ -185,6 +185,8 @@ package struct ShapeMatcher {
 
   private mutating func checkFields(_ fields: [RouteShape.Field], _ object: Value) -> Failure? {
     for field in fields {
+      // Each field is a step, even one looked up in an empty object.
+      spent += 1
       guard !exhausted else { return outOfBudget() }
       path.append(.key(field.name))
       defer { path.removeLast() }
@@ -207,6 +209,7 @@ package struct ShapeMatcher {
     var chosen: (enumCase: RouteShape.Case, payload: Value)?
     var several = false
     for enumCase in cases {
+      spent += 1
       guard !exhausted else { return outOfBudget() }
       guard let payload = member(enumCase.name, of: value) else { continue }
       if let first = chosen {
@@ -218,6 +221,7 @@ package struct ShapeMatcher {
     guard !several, let (chosen, payload) = chosen else {
       var present: [String] = []
       for enumCase in cases {
+        spent += 1
         guard !exhausted else { return outOfBudget() }
         if !present.contains(enumCase.name), member(enumCase.name, of: value) != nil {
           present.append(enumCase.name)
