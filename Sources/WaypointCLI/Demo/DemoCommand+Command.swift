@@ -55,13 +55,24 @@ extension DemoCommand: WaypointCommand {
   }
 
   /// How the user runs this tool, so that the printed command works as written where it was run:
-  /// `waypoint` once it is installed; from a package's `.build` folder, `swift run waypoint` in the
-  /// package's folder (which holds `Package.swift`), else the path the tool was run by.
+  /// `waypoint` once it is installed; from a package's `.build` folder, `swift run waypoint` in
+  /// that package's folder, else the path the tool was run by.
   static var invocation: String {
     let executable = CommandLine.arguments.first ?? ""
-    guard executable.contains("/.build/") else { return "waypoint" }
-    return FileManager.default.fileExists(atPath: "Package.swift")
-      ? "swift run waypoint" : executable
+    let package: String
+    if executable.hasPrefix(".build/") {
+      package = "."
+    } else if let build = executable.range(of: "/.build/") {
+      package = String(executable[..<build.lowerBound])
+    } else {
+      return "waypoint"
+    }
+    func resolved(_ path: String) -> String {
+      URL(fileURLWithPath: path.isEmpty ? "/" : path).standardizedFileURL
+        .resolvingSymlinksInPath().path
+    }
+    let here = resolved(FileManager.default.currentDirectoryPath)
+    return resolved(package) == here ? "swift run waypoint" : executable
   }
 
   private struct DemoJSON: JSONWritable {

@@ -273,11 +273,11 @@ public final class SnapshotStore: @unchecked Sendable {
   }
 
   /// The primary keys and indexes that the store's queries search by, from the schema version
-  /// that has them all (7) on: each table's key column, and each index as its migration created it
-  /// (its text in `sqlite_schema`, which SQLite builds the index from). A file whose schema was
-  /// edited (a key or an index dropped or changed) would have those queries scan their tables, a
-  /// restore at launch taking seconds for a scene of thousands of rows. Other indexes may exist;
-  /// triggers and views never run (``Database``).
+  /// that has them all (7) on: a column of each table's primary key, and each index as its
+  /// migration created it (its text in `sqlite_schema`, which SQLite builds the index from). A file
+  /// whose schema was edited (a key or an index dropped or changed) would have those queries scan
+  /// their tables, a restore at launch taking seconds for a scene of thousands of rows. Other
+  /// indexes may exist; triggers and views never run (``Database``).
   static let searchedStructure = (
     keys: [("snapshot", "id"), ("snapshot_mark", "snapshot_id"), ("restore_outcome", "id")],
     indexes: [
@@ -292,11 +292,13 @@ public final class SnapshotStore: @unchecked Sendable {
   )
 
   /// What differs from ``searchedStructure`` in a file of `schemaVersion`, `nil` when nothing
-  /// does (or the version is older than 7). It reads the schema alone, whatever the file's size.
+  /// does, or when the version is older than 7 or newer than this build knows (a newer build,
+  /// which may have changed them, migrated the file meanwhile). It reads the schema alone,
+  /// whatever the file's size.
   package static func structureProblem(_ db: Database, schemaVersion: Int) throws(SQLiteError)
     -> String?
   {
-    guard schemaVersion >= 7 else { return nil }
+    guard schemaVersion >= 7, schemaVersion <= supportedSchemaVersion else { return nil }
     for (table, key) in searchedStructure.keys where try !db.isPrimaryKey(key, of: table) {
       return "the table \(table) is not keyed by \(key)"
     }
