@@ -8,10 +8,12 @@ import Waypoint
 struct QuarantineTests {
   let directory = TemporaryDirectory()
 
-  /// A snapshot whose only route no longer decodes under `registry`.
+  /// A snapshot whose only route no longer decodes under `registry`; the same bytes at every call
+  /// (its save time is fixed, not the clock's).
   func unrestorable() -> SceneSnapshot {
     SceneSnapshot(
-      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      metadata: SnapshotMetadata(
+        routeSchemaVersion: 1, savedAt: Date(timeIntervalSince1970: 1_800_000_000)),
       stacks: ["main": [RouteRecord(tag: "Removed.Type", json: "{}")]])
   }
 
