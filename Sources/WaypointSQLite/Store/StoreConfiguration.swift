@@ -49,9 +49,8 @@ public struct StoreConfiguration: Hashable, Sendable {
   /// without them would make a restore scan its tables). A read-write open also checks what costs
   /// the same for any size of file: that the file is not shorter than its header says (a
   /// truncated copy), and that the first and last row of each of the store's tables and indexes
-  /// read.
-  /// `quick_check` reads every page: about 1.5 s for a million snapshots with a warm cache, half a
-  /// minute cold.
+  /// read. `quick_check` reads every page: about 1.5 s for a million snapshots with a warm cache,
+  /// half a minute cold.
   public var integrityCheck: IntegrityCheck
   /// When the file is corrupt or not a database at all, move it aside (renamed, never deleted) and
   /// start a fresh store. Default `true`; tools that inspect files from elsewhere turn it off.
