@@ -34,6 +34,28 @@ struct DatabaseTests {
     #expect(try count(db) == (completion == .commit ? 2 : 0))
   }
 
+  @Test(
+    "SQLite names the file by its absolute path, links resolved: a store opened by that name checks the path with one stat per write, any other with two"
+  )
+  func filename() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path()
+    let resolving = try #require(realpath(directory.url.path, nil))
+    defer { free(resolving) }
+    let resolved = String(cString: resolving)
+    do {
+      let db = try Database(path: path, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+      #expect(db.filename == resolved + "/store.sqlite")
+      db.close()
+      #expect(db.filename == nil)
+    }
+    let link = directory.path("link.sqlite")
+    #expect(symlink(path, link) == 0)
+    let linked = try Database(path: link, mode: .readWrite, busyTimeoutMilliseconds: 1000)
+    #expect(linked.filename == resolved + "/store.sqlite")
+    #expect(linked.filename != link)
+  }
+
   @Test("a row callback that answers stop reads no further row, and the statement is reusable")
   func stop() throws {
     let directory = TemporaryDirectory()

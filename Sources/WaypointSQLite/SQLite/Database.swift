@@ -345,6 +345,16 @@ package final class Database {
     return code == SQLITE_OK && moved != 0
   }
 
+  /// The name SQLite opened the main database file by (`sqlite3_db_filename`): the absolute
+  /// path after SQLite's own resolution, symbolic links followed. `nil` when closed or when the
+  /// database has no file.
+  package var filename: String? {
+    guard let handle, let name = sqlite3_db_filename(handle, "main"), name.pointee != 0 else {
+      return nil
+    }
+    return String(cString: name)
+  }
+
   /// The rowid of the last insert.
   package var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 

@@ -70,6 +70,11 @@ public final class SnapshotStore: @unchecked Sendable {
   /// The `-wal` file the connection uses (it keeps it while open), to tell it from one that
   /// belongs to a file put in place of the store.
   private var walFile: StoreFile.Identity?
+  /// Whether SQLite opened the file by the app's path itself (no symbolic link on the way, an
+  /// absolute path), and the path led to the open file when ``openedFile`` was taken. Then
+  /// `SQLITE_FCNTL_HAS_MOVED` (a `stat` of SQLite's name) and the comparison of the path with
+  /// ``openedFile`` (a `stat` of the app's path) are the same question, and a write asks it once.
+  private var pathIsSQLiteName = false
   /// Each scene's latest snapshot as this connection knows it; used under `lock`.
   var latestSnapshots = LatestSnapshotCache()
 
@@ -115,6 +120,14 @@ public final class SnapshotStore: @unchecked Sendable {
     self.recovered = recovery
     openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
+    pathIsSQLiteName = Self.opensByItsOwnName(database, path)
+  }
+
+  /// Whether `path` is the name SQLite opened `database` by, and still leads to its file, checked
+  /// after ``openedFile`` was taken: a file put at the path between SQLite's open and that `stat`
+  /// would otherwise pass for the open one.
+  private static func opensByItsOwnName(_ database: Database, _ path: String) -> Bool {
+    database.filename == path && !database.hasMoved()
   }
 
   private static func open(
@@ -479,14 +492,17 @@ public final class SnapshotStore: @unchecked Sendable {
   /// has open, a write would land in a file nobody opens again. The file was deleted, renamed or
   /// replaced (SQLite's `SQLITE_FCNTL_HAS_MOVED`), or the path now leads elsewhere: a symbolic
   /// link on the way retargeted, the folder moved (a `stat` of the path, compared with the file
-  /// opened). The connection is closed and the path opened again (a fresh store where nothing
+  /// opened; one `stat` answers both when SQLite opened the file by the app's path itself). The
+  /// connection is closed and the path opened again (a fresh store where nothing
   /// stands), and the write is refused: ``StoreError/Code/replaced`` when the path opened, so
   /// that the next write goes to the file now there; the reopening's error (such as
   /// ``StoreError/Code/cannotOpen`` for a folder that is gone) when it did not, which the
   /// following calls throw too until the path opens again.
   private func checkFileInPlaceLocked() throws(StoreError) {
     guard database.handle != nil else { return }
-    guard database.hasMoved() || StoreFile.Identity(of: path) != openedFile else { return }
+    let moved =
+      (!pathIsSQLiteName && database.hasMoved()) || StoreFile.Identity(of: path) != openedFile
+    guard moved else { return }
     database.close()
     do {
       try reopenClosed()
@@ -527,6 +543,7 @@ public final class SnapshotStore: @unchecked Sendable {
     database = reopened.0
     openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
+    pathIsSQLiteName = Self.opensByItsOwnName(database, path)
   }
 
   /// Runs `body` in a read transaction, so that it sees one consistent state of the file.
