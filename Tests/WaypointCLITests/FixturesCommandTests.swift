@@ -87,6 +87,15 @@ struct FixturesCommandTests {
         recordingExpectations: false)
     }
 
+    let unknown = await run([
+      "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.2", output, "--scene",
+      "phnoe",
+    ])
+    #expect(unknown.status == 65)
+    #expect(
+      unknown.err == "waypoint fixtures: \(db): no scene 'phnoe' (did you mean 'phone'?)")
+    #expect(!FileManager.default.fileExists(atPath: output + "/3.2"))
+
     let custom = await run([
       "--db", db, "fixtures", "record", "--manifest", manifest.path, "3.1", output,
     ])

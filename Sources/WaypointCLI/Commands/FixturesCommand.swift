@@ -96,12 +96,16 @@ enum FixturesCommand: WaypointCommand {
   {
     let store = try context.openStore(.read)
     let summaries = try context.store { () throws(StoreError) in try store.scenes() }
-    let wanted = context[scene].map { [$0] } ?? summaries.map(\.id)
-    var fixtures: [Fixture] = []
-    for id in wanted {
+    var chosen = summaries
+    if let id = context[scene] {
       guard let summary = summaries.first(where: { $0.id == id }) else {
         throw context.noScene(id, in: store)
       }
+      chosen = [summary]
+    }
+    var fixtures: [Fixture] = []
+    for summary in chosen {
+      let id = summary.id
       try checkName(id, what: "scene")
       let stored = try context.store { () throws(StoreError) in
         try store.snapshot(id: summary.latest.id)
@@ -123,10 +127,13 @@ enum FixturesCommand: WaypointCommand {
     return fixtures
   }
 
+  private static let allowedNameCharacters = Set(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+
   /// Refuses a name that cannot be a file name (the rule of WaypointTesting's FrozenRelease).
   private static func checkName(_ name: String, what: String) throws(CLIError) {
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-    guard !name.isEmpty, name.count <= 100, name.first != ".", name.allSatisfy(allowed.contains)
+    guard !name.isEmpty, name.count <= 100, name.first != ".",
+      name.allSatisfy(allowedNameCharacters.contains)
     else {
       throw .usage(
         "\(what) '\(Formatting.printable(name))' cannot name a file: use 1 to 100 letters, "
