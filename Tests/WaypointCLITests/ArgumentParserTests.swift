@@ -130,6 +130,8 @@ struct ArgumentParserTests {
       (["--json"], "missing command", nil),
       (["--snapshot", "1", "show", "a"], "unknown option '--snapshot'", nil),
       (["demo", "--db", "x"], "'demo' does not use a store: --db does not apply", "demo"),
+      (["--db", "x", "demo"], "'demo' does not use a store: --db does not apply", "demo"),
+      (["--db=x", "demo"], "'demo' does not use a store: --db does not apply", "demo"),
       (["help", "nope"], "no help for 'nope'", nil),
       (["show", "a", "-x"], "unknown option '-x'", "show"),
     ] as [([String], String, String?)])

@@ -75,9 +75,7 @@ struct ArgumentParser: Sendable {
     let candidates = (command?.options ?? []) + tool.globalOptions(for: command)
     guard let option = candidates.first(where: { $0.name == name || $0.shortName == name }) else {
       if name == GlobalOption.db.name, let command, !command.usesStore {
-        throw UsageError(
-          message: "'\(command.name)' does not use a store: \(name) does not apply",
-          command: command.name)
+        throw Self.noStore(command)
       }
       let known = candidates.map(\.name)
       throw UsageError(
@@ -112,6 +110,13 @@ struct ArgumentParser: Sendable {
     return next
   }
 
+  /// The refusal of `--db` for a command that opens no store, wherever it stands.
+  private static func noStore(_ command: CommandDeclaration) -> UsageError {
+    UsageError(
+      message: "'\(command.name)' does not use a store: \(GlobalOption.db.name) does not apply",
+      command: command.name)
+  }
+
   /// Decides what the whole command line asks for, once every argument is read.
   private func finish(_ state: State, arguments: [String]) throws(UsageError) -> ParseResult {
     if state.asksHelp {
@@ -135,6 +140,10 @@ struct ArgumentParser: Sendable {
     guard let command = state.command else {
       if arguments.isEmpty { return .toolHelp }
       throw UsageError(message: "missing command")
+    }
+    // `--db` read before the command was known, for a command that opens no store.
+    if !command.usesStore, state.parsed.optionValues[GlobalOption.db.name] != nil {
+      throw Self.noStore(command)
     }
     var parsed = state.parsed
     var remaining = state.loose[...]
