@@ -41,4 +41,47 @@ struct ScenePredictionTests {
     }
     #expect(compared == 2)
   }
+
+  @Test(
+    "a latest document of a newer format or damaged is unreadable to validate and to repair alike, with the reason"
+  )
+  func unreadableAlike() async throws {
+    let output = directory.url.appendingPathComponent("demo")
+    _ = await run(["demo", "--output", output.path])
+    let store = output.appendingPathComponent("waypoint.sqlite").path
+    let manifest = output.appendingPathComponent("routes.manifest.json").path
+    let latest = rawQuery(
+      store, "SELECT scene_id, max(id) FROM snapshot GROUP BY scene_id ORDER BY scene_id")
+    #expect(latest.count == 2)
+    let newer = try #require(latest.first)
+    let damaged = try #require(latest.last)
+    #expect(
+      rawSQL(
+        store,
+        "UPDATE snapshot SET document = CAST(replace(CAST(document AS TEXT), '\"format\":1', "
+          + "'\"format\":2') AS BLOB) WHERE id = \(newer[1])") == 0)
+    #expect(
+      rawSQL(
+        store, "UPDATE snapshot SET document = ? WHERE id = \(damaged[1])",
+        blob: Data("{\"format\":1,".utf8)) == 0)
+    let validate = await run(["--db", store, "--json", "validate", "--manifest", manifest])
+    #expect(validate.status == 1)
+    let scenes = try #require(try validate.json()["scenes"] as? [[String: Any]])
+    #expect(scenes.map { $0["scene"] as? String } == [newer[0], damaged[0]])
+    #expect(
+      scenes.first?["unreadable"] as? String
+        == "snapshot format 2 is newer than this build reads (up to 1)")
+    #expect((scenes.last?["unreadable"] as? String)?.isEmpty == false)
+    for scene in scenes {
+      #expect((scene["dropped"] as? [Any])?.isEmpty == true, "\(scene)")
+    }
+    let summary = try #require(try validate.json()["summary"] as? [String: Any])
+    #expect(summary["unreadable"] as? Int == 2)
+    #expect(summary["dropped"] as? Int == 0)
+    let repair = try await run([
+      "--db", store, "--json", "repair", "--manifest", manifest, "--dry-run",
+    ]).json()
+    let repaired = try #require(repair["scenes"] as? [[String: Any]])
+    #expect(repaired.map { $0["action"] as? String } == ["unreadable", "unreadable"])
+  }
 }

@@ -26,8 +26,8 @@ struct ScenePrediction {
   var dropped: [Item] = []
   /// The routes only the app can judge.
   var undetermined: [Item] = []
-  /// Why the document cannot be read, when it cannot. A document of a newer format is not said to
-  /// be unreadable: the prediction drops it whole, with that reason.
+  /// Why the document cannot be read, when it cannot: over the limit, damaged, or of a newer
+  /// format than this build reads (the words `show` and `repair` use for it too).
   var unreadable: String?
   /// The store's own mark: a crash loop, which the app restores as the root whatever the routes.
   var crashLoop: String?
@@ -78,8 +78,12 @@ struct ScenePrediction {
       case .kept: kept += 1
       case .migrated: migrated += 1
       case .dropped(let reason):
-        if reason.code == .unreadableSnapshot, let error = reason.formatError, unreadable == nil {
-          unreadable = error.description
+        if unreadable == nil {
+          if reason.code == .unreadableSnapshot, let error = reason.formatError {
+            unreadable = error.description
+          } else if reason.code == .newerFormat {
+            unreadable = reason.message
+          }
         }
         if unreadable == nil {
           dropped.append(
