@@ -50,6 +50,18 @@ struct SceneIDCommandTests {
   }
 
   @Test(
+    "rollback refuses an id the store refuses, before opening the store", arguments: refused)
+  func rollbackRefuses(id: String, reason: String) async throws {
+    let store = directory.path("none.sqlite")
+    let result = await run(["--db", store, "rollback", id, "--to", "1"])
+    #expect(result.status == 65, "\(id.debugDescription): \(result.err)")
+    #expect(result.err.hasPrefix("waypoint rollback: scene '"), "\(result.err)")
+    #expect(result.err.hasSuffix(": \(reason)"), "\(result.err)")
+    // Not opened: a store missing at the path would have been the error otherwise.
+    #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  @Test(
     "import refuses a line whose scene id the store refuses, naming the line, writing nothing",
     arguments: refused)
   func importRefuses(id: String, reason: String) async throws {
@@ -135,5 +147,17 @@ struct SceneIDCommandTests {
     #expect(bad.err == "waypoint import: stdin:5: invalid scene id: a scene id cannot be empty")
     #expect(!FileManager.default.fileExists(atPath: directory.path("other.sqlite")))
     #expect(try FileManager.default.contentsOfDirectory(atPath: spool).isEmpty)
+    // A spool folder that is not there: the copy's path and the system's reason, nothing written.
+    let missing = directory.path("no-such-folder")
+    let unspooled = try runProcess(
+      ["--db", directory.path("third.sqlite"), "import", "-"], input: export.outData,
+      environment: ["TMPDIR": missing])
+    #expect(unspooled.status == 74)
+    #expect(unspooled.err.hasPrefix("waypoint import: \(missing)/waypoint-import-"))
+    #expect(
+      unspooled.err.hasSuffix(
+        ".jsonl: cannot create: no such file or directory (the copy of stdin an import reads "
+          + "twice; TMPDIR chooses its folder)"), "\(unspooled.err)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path("third.sqlite")))
   }
 }

@@ -3,6 +3,12 @@ import Waypoint
 import WaypointSQLite
 import WaypointTools
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `waypoint import FILE`: reads `export`'s JSON Lines back as new snapshots.
 enum ImportCommand: WaypointCommand {
   static let file = PositionalKey("FILE", help: "The JSON Lines file to read; - reads stdin.")
@@ -290,24 +296,33 @@ enum ImportCommand: WaypointCommand {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "waypoint-import-\(UUID().uuidString).jsonl"
     ).path
-    guard
-      FileManager.default.createFile(
-        atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]),
-      let handle = FileHandle(forWritingAtPath: path)
-    else {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
       throw CLIError(
-        exitCode: .ioError, message: "stdin: cannot create a temporary copy at \(path)")
+        exitCode: .ioError,
+        message:
+          "\(path): cannot create: \(CLIError.reason(errno: errno)) (the copy of stdin an import "
+          + "reads twice; TMPDIR chooses its folder)")
     }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? handle.close() }
-    do {
-      while true {
-        let chunk = try console.readInChunk(64 << 10)
-        if chunk.isEmpty { break }
-        try handle.write(contentsOf: chunk)
+    while true {
+      let chunk: Data
+      do {
+        chunk = try console.readInChunk(64 << 10)
+      } catch {
+        try? FileManager.default.removeItem(atPath: path)
+        throw CLIError(
+          exitCode: .ioError, message: "stdin: cannot read: \(CLIError.reason(error))")
       }
-    } catch {
-      try? FileManager.default.removeItem(atPath: path)
-      throw CLIError(exitCode: .ioError, message: "stdin: cannot read: \(CLIError.reason(error))")
+      if chunk.isEmpty { break }
+      do {
+        try handle.write(contentsOf: chunk)
+      } catch {
+        try? FileManager.default.removeItem(atPath: path)
+        throw CLIError(
+          exitCode: .ioError, message: "\(path): cannot write: \(CLIError.reason(error))")
+      }
     }
     return path
   }

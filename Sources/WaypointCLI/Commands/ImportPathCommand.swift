@@ -31,10 +31,7 @@ enum ImportPathCommand: WaypointCommand {
     let path = context[file] ?? "-"
     let scene = try context.required(Self.scene)
     let stack = context[Self.stack] ?? SceneSnapshot.mainStackName
-    // Checked before anything is read or created: the store's own rule for scene ids.
-    if let reason = SceneID.problem(with: scene) {
-      throw .data("\(Self.scene.name) '\(Formatting.printable(scene))': \(reason)")
-    }
+    try CommandContext.checkSceneID(scene, named: Self.scene.name)
     let limits = StoreConfiguration().limits
     let data = try InputFile.read(path, limit: limits.maxDocumentBytes, console: context.console)
     let records: [RouteRecord]

@@ -24,6 +24,7 @@ enum RollbackCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let id = context[scene] ?? ""
     let target = try context.required(to)
+    try CommandContext.checkSceneID(id, named: "scene")
     let store = try context.openStore(.write)
     let before = try context.store { () throws(StoreError) in try store.history(scene: id) }
     guard let previous = before.first else {

@@ -114,7 +114,7 @@ struct CommandContext {
     case .nothing:
       break
     }
-    try OutputFile.checkStore(path, force: false)
+    try OutputFile.checkStore(path, force: false, takesForce: false)
     let temporary = try OutputFile.emptyFile(beside: path)
     func build() throws(CLIError) -> T {
       let store = try openStore(.build, path: temporary)
@@ -171,6 +171,15 @@ struct CommandContext {
   /// The error for a scene the store does not hold (exit 65), suggesting a close scene id.
   func noScene(_ id: String, in store: SnapshotStore) -> CLIError {
     noScenes([id], in: store)
+  }
+
+  /// Refuses, before anything is read or created, a scene id a command would write that the
+  /// store's rule (``/WaypointSQLite/SceneID``) refuses: exit 65 with the reason, the id named as
+  /// `what` names it (`--scene '': a scene id cannot be empty`).
+  static func checkSceneID(_ id: String, named what: String) throws(CLIError) {
+    if let reason = SceneID.problem(with: id) {
+      throw .data("\(what) '\(Formatting.printable(id))': \(reason)")
+    }
   }
 
   /// The most unknown scene ids one error names, each with its suggestion.
