@@ -279,6 +279,9 @@ struct MessageTests {
           == "waypoint \(arguments[0]): \(arguments.last ?? ""): cannot create: not a directory")
       expectOwnWords(result.err)
     }
+    let demo = await run(["demo", "--output", file + "/sub"])
+    #expect(demo.status == 74)
+    #expect(demo.err == "waypoint demo: \(file)/sub: cannot create: not a directory")
   }
 
   @Test("the reason of a Foundation error is its POSIX code's, in the tool's words")

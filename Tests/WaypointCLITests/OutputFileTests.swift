@@ -250,6 +250,13 @@ struct OutputFileTests {
     #expect(
       !FileManager.default.fileExists(
         atPath: folder.appendingPathComponent("routes.manifest.json").path))
+    // A folder given relative to the current one is named as it was given.
+    let relative = try runProcess(["demo", "--output", "app"], directory: directory.url)
+    #expect(relative.status == 73)
+    #expect(
+      relative.err
+        == "waypoint demo: app/waypoint.sqlite: already exists and was not written by the demo; "
+        + "give --force to replace it")
 
     // A manifest of another app is kept the same way.
     let other = directory.url.appendingPathComponent("other")
@@ -311,7 +318,10 @@ struct OutputFileTests {
     let store = folder.appendingPathComponent("waypoint.sqlite").path
     let imported = await run(["--db", store, "import", input])
     #expect(imported.status == 73)
-    #expect(imported.err.contains("a store's journal is left there without its store"))
+    #expect(
+      imported.err
+        == "waypoint import: \(store)-wal: a store's journal is left there without its store; "
+        + "move it away, or give another path for the store")
     #expect(try Data(contentsOf: wal) == Data("another store's journal".utf8))
     #expect(!FileManager.default.fileExists(atPath: store))
   }

@@ -24,15 +24,22 @@ enum DemoCommand {
     let directory = URL(fileURLWithPath: outputDirectory, isDirectory: true)
     let path = directory.appendingPathComponent(storeName).path
     let manifestPath = directory.appendingPathComponent(manifestName).path
-    // Checked before anything is written or printed.
+    // Checked before anything is written or printed; refusals name the paths as they were given.
     let notOurs = "already exists and was not written by the demo"
     let replacesStore = try OutputFile.checkStore(
-      path, force: force || isDemoStore(path), existing: notOurs)
+      given(storeName, in: outputDirectory), force: force || isDemoStore(path), existing: notOurs)
     let replacesManifest = try OutputFile.check(
-      manifestPath, force: force || isDemoManifest(manifestPath), existing: notOurs)
+      given(manifestName, in: outputDirectory), force: force || isDemoManifest(manifestPath),
+      existing: notOurs)
 
     print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw CLIError(
+        exitCode: .ioError,
+        message: "\(outputDirectory): cannot create: \(CLIError.reason(error))")
+    }
     let temporary = try OutputFile.emptyFile(beside: path)
     let manifest: Data
     do {
@@ -49,6 +56,11 @@ enum DemoCommand {
     // The journal of the store being replaced must not be read into the new one.
     try OutputFile.placeStore(temporary, at: path, replacing: replacesStore)
     return 0
+  }
+
+  /// `name` in `folder` as the user gave it (`""` is the current folder).
+  static func given(_ name: String, in folder: String) -> String {
+    folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
   }
 
   /// Whether `path` holds a store the demo wrote: a Waypoint store with only the demo's scenes, as

@@ -108,21 +108,24 @@ enum OutputFile {
 
   /// Checks that the command may create a store at `path`: ``check(_:force:store:)`` for the file,
   /// and a `-wal` or `-shm` file left there without its store is refused unless `force` (SQLite
-  /// would read another store's journal into the new one).
+  /// would read another store's journal into the new one). `takesForce` says whether the command
+  /// has `--force`, which the refusal then suggests; a command without it (`import`) suggests
+  /// moving the journal away, as it may hold another store's snapshots.
   ///
   /// - Returns: whether a store (or its leftover files) stands there that will be replaced.
   @discardableResult
-  static func checkStore(_ path: String, force: Bool, existing what: String = "already exists")
-    throws(CLIError) -> Bool
-  {
+  static func checkStore(
+    _ path: String, force: Bool, takesForce: Bool = true, existing what: String = "already exists"
+  ) throws(CLIError) -> Bool {
     let replaces = try check(path, force: force, existing: what)
     let companions = ["-wal", "-shm"].filter { existing(path + $0) != .nothing }
     if let first = companions.first, !replaces, !force {
+      let advice =
+        takesForce
+        ? "give \(forceFlag) to replace it" : "move it away, or give another path for the store"
       throw CLIError(
         exitCode: .cantCreate,
-        message:
-          "\(path + first): a store's journal is left there without its store; give "
-          + "\(forceFlag) to replace it")
+        message: "\(path + first): a store's journal is left there without its store; \(advice)")
     }
     return replaces || !companions.isEmpty
   }
