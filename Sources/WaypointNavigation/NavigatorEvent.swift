@@ -19,7 +19,8 @@ public enum NavigatorEvent: Sendable, CustomStringConvertible {
   /// its description names the file and the cause.
   case saveFailed(StoreError)
   /// Routes that the registry cannot record (unregistered types, values `JSONEncoder` refuses) were
-  /// left out of the saved snapshot, each named with its place.
+  /// left out of the saved snapshot, each named with its place; on a stack, the routes above such a
+  /// route went with it (they were reached through it) and are not named.
   case unrecorded([String])
   /// The crash-loop guard was told that the restored UI came up.
   case confirmed
