@@ -63,6 +63,8 @@ extension RouteEncoder {
       case unset
       /// A scalar, its JSON text in `text`.
       case literal
+      /// An `Int`, its value in `integer` (written without making its text first).
+      case integer
       /// A string, escaped when written.
       case string
       case object
@@ -73,6 +75,8 @@ extension RouteEncoder {
       var kind = Kind.unset
       /// A literal's text, a string's value.
       var text = ""
+      /// An integer's value.
+      var integer = 0
       /// The member's key, for a member of an object.
       var key = ""
       var parent: Int32
@@ -99,6 +103,12 @@ extension RouteEncoder {
       Self.reset(&slots[slot], kind, text)
     }
 
+    /// Makes `slot` the integer `value`.
+    func set(_ slot: Int, integer value: Int) {
+      Self.reset(&slots[slot], .integer, "")
+      slots[slot].integer = value
+    }
+
     private static func reset(_ slot: inout Slot, _ kind: Kind, _ text: String) {
       slot.kind = kind
       slot.text = text
@@ -110,14 +120,57 @@ extension RouteEncoder {
     /// Makes `slot` a container of `kind`, keeping its members when it is one already (a second
     /// `container(keyedBy:)` on the same encoder adds to the first).
     func makeContainer(_ slot: Int, _ kind: Kind) {
-      guard slots[slot].kind != kind else { return }
-      set(slot, kind, "")
+      Self.makeContainer(&slots[slot], kind)
+    }
+
+    private static func makeContainer(_ slot: inout Slot, _ kind: Kind) {
+      guard slot.kind != kind else { return }
+      reset(&slot, kind, "")
     }
 
     /// The slot of `object`'s member `key`: the one already there (emptied, as `JSONEncoder`
     /// replaces a key encoded again), or a new one.
     func member(_ key: String, of object: Int) -> Int {
       Self.member(key, of: object, in: &slots)
+    }
+
+    /// Makes `object`'s member `key` a scalar or a string (one access to the slots, as each of
+    /// the calls below: each access of a class's stored array is checked for exclusivity).
+    func setMember(_ key: String, of object: Int, _ kind: Kind, _ text: String) {
+      Self.setMember(key, of: object, kind, text, in: &slots)
+    }
+
+    private static func setMember(
+      _ key: String, of object: Int, _ kind: Kind, _ text: String, in slots: inout [Slot]
+    ) {
+      reset(&slots[member(key, of: object, in: &slots)], kind, text)
+    }
+
+    /// Makes `object`'s member `key` the integer `value`.
+    func setMember(_ key: String, of object: Int, integer value: Int) {
+      Self.setMember(key, of: object, integer: value, in: &slots)
+    }
+
+    private static func setMember(
+      _ key: String, of object: Int, integer value: Int, in slots: inout [Slot]
+    ) {
+      let slot = member(key, of: object, in: &slots)
+      reset(&slots[slot], .integer, "")
+      slots[slot].integer = value
+    }
+
+    /// Makes `object`'s member `key` a container of `kind` (see ``makeContainer(_:_:)``);
+    /// returns its slot.
+    func memberContainer(_ key: String, of object: Int, _ kind: Kind) -> Int {
+      Self.memberContainer(key, of: object, kind, in: &slots)
+    }
+
+    private static func memberContainer(
+      _ key: String, of object: Int, _ kind: Kind, in slots: inout [Slot]
+    ) -> Int {
+      let slot = member(key, of: object, in: &slots)
+      makeContainer(&slots[slot], kind)
+      return slot
     }
 
     /// A new element of `array`.
@@ -182,7 +235,7 @@ extension RouteEncoder {
         return set(slot, .string, string)
       }
       if T.self == Int.self, let integer = value as? Int {
-        return set(slot, .literal, String(integer))
+        return set(slot, integer: integer)
       }
       if T.self == Bool.self, let bool = value as? Bool {
         return set(slot, .literal, bool ? "true" : "false")
@@ -243,6 +296,8 @@ extension RouteEncoder {
         writer.byte(0x7D)
       case .literal:
         writer.ascii(slots[slot].text)
+      case .integer:
+        writer.digits(slots[slot].integer)
       case .string:
         writer.quoted(slots[slot].text, escapingSlashes: true)
       case .array:
@@ -330,19 +385,19 @@ extension RouteEncoder {
     var codingPath: [any CodingKey] { tree.codingPath(slot) }
 
     func encodeNil(forKey key: Key) {
-      tree.set(tree.member(key.stringValue, of: slot), .literal, "null")
+      tree.setMember(key.stringValue, of: slot, .literal, "null")
     }
 
     func encode(_ value: String, forKey key: Key) {
-      tree.set(tree.member(key.stringValue, of: slot), .string, value)
+      tree.setMember(key.stringValue, of: slot, .string, value)
     }
 
     func encode(_ value: Int, forKey key: Key) {
-      tree.set(tree.member(key.stringValue, of: slot), .literal, String(value))
+      tree.setMember(key.stringValue, of: slot, integer: value)
     }
 
     func encode(_ value: Bool, forKey key: Key) {
-      tree.set(tree.member(key.stringValue, of: slot), .literal, value ? "true" : "false")
+      tree.setMember(key.stringValue, of: slot, .literal, value ? "true" : "false")
     }
 
     func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -352,14 +407,12 @@ extension RouteEncoder {
     func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-      let member = tree.member(key.stringValue, of: slot)
-      tree.makeContainer(member, .object)
+      let member = tree.memberContainer(key.stringValue, of: slot, .object)
       return KeyedEncodingContainer(KeyedContainer<NestedKey>(tree: tree, slot: member))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-      let member = tree.member(key.stringValue, of: slot)
-      tree.makeContainer(member, .array)
+      let member = tree.memberContainer(key.stringValue, of: slot, .array)
       return UnkeyedContainer(tree: tree, slot: member)
     }
 
@@ -369,8 +422,7 @@ extension RouteEncoder {
 
     /// An encoder of the member `name`, an empty object until something is encoded into it.
     private func superEncoder(named name: String) -> any Encoder {
-      let member = tree.member(name, of: slot)
-      tree.makeContainer(member, .object)
+      let member = tree.memberContainer(name, of: slot, .object)
       return SlotEncoder(tree: tree, slot: member)
     }
   }
