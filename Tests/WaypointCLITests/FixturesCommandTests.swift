@@ -22,6 +22,16 @@ struct FixturesCommandTests {
       recorded.out
         == "iphone-window: restored\nRecorded release 1.0 (1 scene) in \(output)/1.0.")
     let folder = URL(fileURLWithPath: output)
+    // The store's routes and scene names are the owner's only, as every file the tool writes.
+    func mode(_ path: String) throws -> Int? {
+      (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+        .intValue
+    }
+    #expect(try mode(output + "/1.0") == 0o700)
+    for name in ["manifest.json", "expectations.json", "iphone-window.snapshot.json"] {
+      #expect(try mode(output + "/1.0/" + name) == 0o600, "\(name)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
     try WaypointAssert.releasesRestore(
       in: folder, with: Restorer(registry: DemoApp.V1.registry()), recordingExpectations: false)
     let failure = #expect(throws: WaypointTestFailure.self) {

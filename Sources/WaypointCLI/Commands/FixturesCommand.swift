@@ -4,6 +4,12 @@ import Waypoint
 import WaypointManifest
 import WaypointSQLite
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `waypoint fixtures record RELEASE DIR (--demo | --manifest FILE) [--scene ID] [--force]`: freezes a release for `WaypointTesting`'s `releasesRestore` assertion.
 enum FixturesCommand: WaypointCommand {
   static let action = PositionalKey("ACTION", help: "record (the one action).")
@@ -157,18 +163,35 @@ enum FixturesCommand: WaypointCommand {
     }
     let temporary = root.appendingPathComponent(".\(release).tmp-\(UUID().uuidString)")
     let aside = root.appendingPathComponent(".\(release).old-\(UUID().uuidString)")
-    do {
-      try manager.createDirectory(at: temporary, withIntermediateDirectories: true)
-      try manifest.encoded().write(to: temporary.appendingPathComponent("manifest.json"))
-      for fixture in fixtures {
-        try fixture.data.write(
-          to: temporary.appendingPathComponent("\(fixture.name).snapshot.json"))
+    // The snapshots hold the store's routes and scene names: the files are the owner's only
+    // (0600, in a folder of 0700), as every file the tool writes from a store.
+    func writeFiles() throws(CLIError) {
+      let folder = temporary.path
+      guard mkdir(folder, 0o700) == 0 else {
+        throw CLIError(
+          exitCode: .cantCreate,
+          message: "\(folder): cannot create: \(CLIError.reason(errno: errno))")
       }
-      try expectations(fixtures, release: release).write(
-        to: temporary.appendingPathComponent("expectations.json"))
+      func file(_ data: Data, _ name: String) throws(CLIError) {
+        try OutputFile.write(data, to: folder + "/" + name, force: false, mode: 0o600)
+      }
+      try file(manifest.encoded(), "manifest.json")
+      for fixture in fixtures { try file(fixture.data, "\(fixture.name).snapshot.json") }
+      try file(expectations(fixtures, release: release), "expectations.json")
+    }
+    do {
+      try manager.createDirectory(at: root, withIntermediateDirectories: true)
+      do {
+        try writeFiles()
+      } catch {
+        try? manager.removeItem(at: temporary)
+        throw error
+      }
       if exists { try manager.moveItem(at: destination, to: aside) }
       try manager.moveItem(at: temporary, to: destination)
       if exists { try? manager.removeItem(at: aside) }
+    } catch let error as CLIError {
+      throw error
     } catch {
       try? manager.removeItem(at: temporary)
       if exists, !manager.fileExists(atPath: destination.path) {
