@@ -34,4 +34,22 @@ struct FateOutputTests {
     #expect(result.out.contains("\\u{1B}[2J"))
     #expect(!result.out.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
   }
+
+  @Test("validate prints a hostile stack name in a route's place without terminal escapes")
+  func hostileLocations() async throws {
+    let output = directory.url.appendingPathComponent("demo")
+    _ = await run(["demo", "--output", output.path])
+    let path = output.appendingPathComponent("waypoint.sqlite").path
+    let manifest = output.appendingPathComponent("routes.manifest.json").path
+    let escape = "st\u{1B}]0;title\u{7}\u{202E}"
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 3),
+      stacks: [escape: [RouteRecord(tag: "Nowhere.Route", json: "{}")]])
+    try SnapshotStore(path: path).save(snapshot, scene: "hostile")
+    let result = await run(["--db", path, "validate", "--manifest", manifest])
+    #expect(result.status == 1, "\(result.err)")
+    #expect(result.out.contains("dropped stack st\\u{1B}]0;title"), "\(result.out)")
+    #expect(
+      !result.out.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" })
+  }
 }

@@ -118,11 +118,11 @@ enum ValidateCommand: WaypointCommand {
     for item in prediction.dropped {
       lines.append(
         "  " + style.red("dropped")
-          + " \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))")
+          + " \(text(item.location))\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))")
     }
     for item in prediction.undetermined {
       lines.append(
-        "  needs the app: \(item.location)\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))"
+        "  needs the app: \(text(item.location))\(item.tag.map { " " + text($0) } ?? ""): \(text(item.reason))"
       )
     }
     return lines
