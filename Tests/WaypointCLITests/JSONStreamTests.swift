@@ -33,7 +33,9 @@ struct JSONStreamTests {
       case 1: value = [0x22, 0x5C, 0x2F, 0x7F].randomElement(using: &generator) ?? 0x22
       case 2: value = UInt32.random(in: 0x80...0xFF, using: &generator)
       case 3:
-        value = [0x2028, 0x2029, 0xFEFF, 0x0300, 0xFFFF].randomElement(using: &generator) ?? 0
+        value =
+          [0x2028, 0x2029, 0xFEFF, 0x0300, 0xFFFF, 0x061C, 0x200E, 0x202E, 0x2066, 0x2069, 0x2027]
+          .randomElement(using: &generator) ?? 0
       case 4: value = UInt32.random(in: 0x100...0xD7FF, using: &generator)
       case 5: value = UInt32.random(in: 0xE000...0xFFFD, using: &generator)
       case 6: value = UInt32.random(in: 0x10000...0x10FFFF, using: &generator)
@@ -109,14 +111,25 @@ struct JSONStreamTests {
     return json.take()
   }
 
-  @Test("strings are written byte for byte as JSONEncoder writes them, but for U+2028 and U+2029")
+  /// The characters the stream escapes and `JSONEncoder` writes as they are: DEL and the C1
+  /// controls, the line and paragraph separators, the bidirectional formatting characters.
+  static func escapedBeyondJSONEncoder(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+      true
+    default: false
+    }
+  }
+
+  @Test(
+    "strings are written byte for byte as JSONEncoder writes them, but for the characters escaped beyond it"
+  )
   func matchesJSONEncoder() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .withoutEscapingSlashes
     try Self.forEachString(count: 3000) { text, _ in
       let plain = String(
-        String.UnicodeScalarView(
-          text.unicodeScalars.filter { $0.value != 0x2028 && $0.value != 0x2029 }))
+        String.UnicodeScalarView(text.unicodeScalars.filter { !Self.escapedBeyondJSONEncoder($0) }))
       return Self.single(plain) == (try encoder.encode(plain))
     }
   }
@@ -126,7 +139,11 @@ struct JSONStreamTests {
     arguments: [
       ("\"", #""\"""#), ("\\", #""\\""#), ("/", #""/""#), ("\n\r\t", #""\n\r\t""#),
       ("\u{8}\u{C}", #""\b\f""#), ("\u{0}\u{1}\u{1F}", #""\u0000\u0001\u001f""#),
-      ("\u{2028}\u{2029}", #""\u2028\u2029""#), ("\u{7F}é🎈", "\"\u{7F}é🎈\""),
+      ("\u{2028}\u{2029}", #""\u2028\u2029""#), ("\u{7F}é🎈", #""\u007fé🎈""#),
+      ("\u{80}\u{85}\u{9F}\u{A0}", "\"\\u0080\\u0085\\u009f\u{A0}\""),
+      ("a\u{202E}b\u{2066}c\u{2069}", #""a\u202eb\u2066c\u2069""#),
+      ("\u{61C}\u{200E}\u{200F}\u{202A}\u{202D}", #""\u061c\u200e\u200f\u202a\u202d""#),
+      ("\u{2027}\u{202F}\u{2065}\u{206A}\u{200D}", "\"\u{2027}\u{202F}\u{2065}\u{206A}\u{200D}\""),
       ("a\u{2028}b\"c", #""a\u2028b\"c""#),
     ])
   func escapes(text: String, expected: String) {

@@ -10,9 +10,12 @@ import Waypoint
 /// goes on, so that memory stays constant.
 ///
 /// Strings are always valid JSON whatever they hold: `"` and `\` escaped, `\b \f \n \r \t` by
-/// name, the other control characters and U+2028, U+2029 (line ends to JavaScript and to some line
-/// readers) as `\uXXXX`, everything else as UTF-8. A Swift `String` is valid Unicode; callers
-/// decide what stored bytes that are not UTF-8 become before they are written.
+/// name, the other control characters (C0, DEL and C1, U+0085 included), U+2028 and U+2029 (line
+/// ends to JavaScript and to some line readers) and the bidirectional formatting characters
+/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069: stored text cannot reorder a
+/// terminal's line) as `\uXXXX`, everything else as UTF-8. A JSON reader gets the same string
+/// back. A Swift `String` is valid Unicode; callers decide what stored bytes that are not UTF-8
+/// become before they are written.
 struct JSONStream {
   /// How the text is laid out.
   enum Layout {
@@ -162,24 +165,44 @@ struct JSONStream {
       var start = 0
       var index = 0
       while index < utf8.count {
-        let byte = utf8[index]
-        var length = 1
-        if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80,
-          utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9
-        {
-          length = 3
-        } else if byte >= 0x20, byte != 0x22, byte != 0x5C {
+        guard let (unit, length) = escaped(utf8, at: index) else {
           index += 1
           continue
         }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-        escape(length == 3 ? (utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029) : UInt16(byte), to: &bytes)
+        escape(unit, to: &bytes)
         index += length
         start = index
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// The character at `index` of valid UTF-8 `utf8` when it is written escaped, with the length
+  /// of its encoding; `nil` for one written as it is.
+  private static func escaped(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (
+    UInt16, Int
+  )? {
+    let byte = utf8[index]
+    switch byte {
+    case 0x22, 0x5C, 0x7F, ..<0x20:
+      return (UInt16(byte), 1)
+    case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
+      return (UInt16(utf8[index + 1]), 2)
+    case 0xD8 where index + 1 < utf8.count && utf8[index + 1] == 0x9C:
+      return (0x061C, 2)
+    case 0xE2 where index + 2 < utf8.count:
+      let second = utf8[index + 1]
+      let third = utf8[index + 2]
+      let unit = 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
+      switch unit {
+      case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return (unit, 3)
+      default: return nil
+      }
+    default:
+      return nil
+    }
   }
 
   private static func escape(_ unit: UInt16, to bytes: inout [UInt8]) {
