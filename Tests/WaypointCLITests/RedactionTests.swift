@@ -105,6 +105,34 @@ struct RedactionTests {
     #expect(shown.out.contains("Shop.Route {\"product\":{\"id\":"))
   }
 
+  @Test(
+    "split-view names this build does not know are stored text, and are hashed; known ones kept")
+  func unknownSplitNames() async throws {
+    let path = directory.path("split.sqlite")
+    let store = try SnapshotStore(path: path)
+    try store.save(
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        split: SplitViewSnapshot(
+          columnVisibility: ColumnVisibility(rawValue: "bob@example.com"),
+          preferredCompactColumn: SplitColumn(rawValue: "alice-secret"))),
+      scene: "unknown")
+    try store.save(
+      SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1),
+        split: SplitViewSnapshot(columnVisibility: .doubleColumn, preferredCompactColumn: .detail)),
+      scene: "known")
+    let result = await run(["--db", path, "export", "--redact"])
+    #expect(result.status == 0, "\(result.err)")
+    for secret in ["bob@example.com", "alice-secret"] {
+      #expect(!result.out.contains(secret), "\(secret) leaked")
+    }
+    #expect(result.out.contains(redactor.text("bob@example.com")))
+    #expect(result.out.contains(redactor.text("alice-secret")))
+    #expect(result.out.contains("\"doubleColumn\""))
+    #expect(result.out.contains("\"preferredCompactColumn\":\"detail\""))
+  }
+
   @Test("a document that cannot be decoded is left out of a redacted export, never leaked")
   func unreadable() async throws {
     let path = try exampleStore(directory)

@@ -63,13 +63,20 @@ struct Redactor: Sendable {
     }
   }
 
-  /// The snapshot with every route payload and its app build redacted.
+  /// The snapshot with every route payload and its app build redacted, and a split-view name this
+  /// build does not know (it can be any stored text) replaced by its hash.
   func snapshot(_ snapshot: SceneSnapshot) -> SceneSnapshot {
     var copy = snapshot.mapSlots { _, slot in
       guard case .route(let record) = slot else { return .keep }
       return .replace(route(record))
     }
     copy.metadata.appBuild = snapshot.metadata.appBuild.map(build)
+    if let visibility = copy.split?.columnVisibility, !visibility.isKnown {
+      copy.split?.columnVisibility = ColumnVisibility(rawValue: text(visibility.rawValue))
+    }
+    if let column = copy.split?.preferredCompactColumn, !column.isKnown {
+      copy.split?.preferredCompactColumn = SplitColumn(rawValue: text(column.rawValue))
+    }
     return copy
   }
 
