@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Route types as an app ships them over three versions.
 enum Shop {
@@ -194,6 +195,40 @@ struct MigrationTests {
         migrations: [RouteMigration(from: 1, [step])])
     let scene = restore([RouteRecord(tag: "Shop.Article", json: json)], registry: registry)
     #expect((scene.report.outcome == .restored) == restores, "\(step) on \(json): \(scene.report)")
+  }
+
+  @Test(
+    "a mapValues key written as a whole Double or a UInt64 matches the stored integer: in the app, in its manifest, and in the manifest read back"
+  )
+  func mapValuesNumericKeys() throws {
+    let table: [JSONValue: JSONValue] = [
+      .double(1): .integer(5), .unsignedInteger(2): .integer(6), .double(2.5): .integer(7),
+    ]
+    let registry = RouteRegistry(schemaVersion: 2)
+      .registering(
+        Shop.Article.self, tag: "Shop.Article", version: 2,
+        migrations: [
+          RouteMigration(from: 1, [.mapValues(case: nil, field: "page", table: table)])
+        ])
+    let manifest = RouteManifest(registry: registry)
+    let readBack = try RouteManifest(decoding: manifest.encoded())
+    for (stored, page) in [("1", 5), ("1.0", 5), ("2", 6), ("2.5", 7), ("3", nil)]
+      as [(String, Int?)]
+    {
+      let record = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":\#(stored)}"#)
+      let scene = restore([record], registry: registry)
+      #expect(
+        scene.stack().first.flatMap { $0.value as? Shop.Article }
+          == page.map { Shop.Article(slug: "a", page: $0) },
+        "page \(stored): \(scene.report)")
+      let snapshot = SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [record]])
+      for predictor in [manifest, readBack] {
+        #expect(
+          predictor.predict(snapshot).report == scene.report,
+          "page \(stored): \(predictor.predict(snapshot).report) and \(scene.report)")
+      }
+    }
   }
 
   @Test("routes already at the current version are decoded as stored, without migrating")

@@ -40,6 +40,12 @@ public enum JSONValue: Hashable, Sendable {
     return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
   }
 
+  /// The value as a stored payload holding its JSON text reads: a number in the case
+  /// `JSONDecoder` reads it in (`.double(1)` and `.unsignedInteger(1)` are `.integer(1)`), its
+  /// text written and parsed again; the value itself when that text does not parse within the
+  /// default limits.
+  package var canonical: JSONValue { (try? JSONValue(parsing: jsonText)) ?? self }
+
   /// The members of an object, `nil` for other values.
   public var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }
