@@ -185,7 +185,7 @@ struct RouteShapeProbeTests {
           .init("route", .reference(tag: "Route")),
           .init("history", .array(.reference(tag: "Route"))),
           .init("sheet", .optional(.reference(tag: "Route"))),
-          .init("tab", .stringEnum(["library", "search"])),
+          .init("tab", .stringEnum(["account", "library", "search"])),
         ]))
     #expect(
       RouteShapeProbe.shape(
@@ -258,8 +258,30 @@ struct RouteShapeProbeTests {
       RouteShapeProbe.shape(of: [String: URL]?.self, examples: []) == .optional(.dictionary(.url)))
     #expect(RouteShapeProbe.shape(of: Set<Int16>.self, examples: [[1]]) == .array(.integer(.int16)))
     #expect(
+      RouteShapeProbe.shape(of: [Fixtures.Section?].self, examples: [[.account, nil]])
+        == .array(.optional(.stringEnum(["account", "library", "search"]))))
+  }
+
+  @Test(
+    "a raw-value enum inside the route type is judged by its values only when it lists them all (CaseIterable)"
+  )
+  func nestedRawValues() {
+    // The route type's examples hold one value of Tab: a value they miss is not known to be
+    // refused, and the app decodes it.
+    #expect(
       RouteShapeProbe.shape(of: [Fixtures.Tab?].self, examples: [[.account, nil]])
-        == .array(.optional(.stringEnum(["account"]))))
+        == .array(
+          .optional(
+            .opaque(
+              "Tab is not CaseIterable, so the examples may not show every value it accepts (make "
+                + "it CaseIterable, or register it with an example of each value)"))))
+    #expect(
+      RouteShapeProbe.shape(of: [Fixtures.Priority].self, examples: [[.low]])
+        == .array(.integerEnum([1, 5])))
+    // The route type itself: its examples are its values, one per case.
+    #expect(
+      RouteShapeProbe.shape(of: Fixtures.Tab.self, examples: [.account])
+        == .stringEnum(["account"]))
   }
 
   @Test("thousands of examples give the same shape as a few")

@@ -28,6 +28,11 @@ enum Fixtures {
     case library, search, account
   }
 
+  /// Raw values that the probe learns from `allCases`, wherever the type stands.
+  enum Section: String, Codable, Hashable, Sendable, CaseIterable {
+    case library, search, account
+  }
+
   /// Raw values that the probe learns from `allCases`.
   enum Priority: Int8, Codable, Hashable, Sendable, CaseIterable {
     case low = 1
@@ -69,7 +74,7 @@ enum Fixtures {
     var route: Route
     var history: [Route]
     var sheet: Route?
-    var tab: Tab
+    var tab: Section
   }
 
   indirect enum Tree: Codable, Hashable, Sendable {

@@ -216,6 +216,15 @@ extension ProbeSession {
     guard entry.box.isRawRepresentable else {
       throw Gap(reason: "\(name) accepts only some \(type.name) values, which it does not list")
     }
+    // The route type's own values are its examples, one per case (what a registration gives).
+    // A type inside it shows only the values those examples happen to hold: a value they miss
+    // would be judged a mismatch where the app decodes it.
+    guard entry.box.id == topID || entry.box.isCaseIterable else {
+      throw Gap(
+        reason:
+          "\(name) is not CaseIterable, so the examples may not show every value it accepts (make "
+          + "it CaseIterable, or register it with an example of each value)")
+    }
     return try rawValues(name, leaf, entry.samples)
   }
 

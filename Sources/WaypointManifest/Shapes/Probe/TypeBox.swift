@@ -21,6 +21,8 @@ package struct TypeBox {
   package let name: String
   package let standard: Standard?
   package let isRawRepresentable: Bool
+  /// Whether the type is `CaseIterable`: its cases can all be listed, examples or not.
+  package let isCaseIterable: Bool
   /// Runs the type's `init(from:)` on a probing decoder over a sample (`nil`: without data), with
   /// the numbered request `failAt` made to fail.
   package let run: (ProbeSession, JSONValue?, Int?) -> ProbeRun
@@ -32,6 +34,7 @@ package struct TypeBox {
     name = _typeName(type, qualified: false)
     standard = StandardTypes.standard(type)
     isRawRepresentable = type is any RawRepresentable.Type
+    isCaseIterable = type is any CaseIterable.Type
     run = { session, sample, failAt in
       let run = ProbeRun(session: session, failAt: failAt)
       do {
