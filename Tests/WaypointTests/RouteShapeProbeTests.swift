@@ -100,6 +100,28 @@ struct RouteShapeProbeTests {
     }
   }
 
+  /// Reads its optional with `decode(Int?.self, forKey:)`: the key must be there, and may be null.
+  struct RequiredOptional: Codable, Hashable, Sendable {
+    var a: Int?
+    enum CodingKeys: CodingKey { case a }
+    init(a: Int?) { self.a = a }
+    init(from decoder: any Decoder) throws {
+      a = try decoder.container(keyedBy: CodingKeys.self).decode(Int?.self, forKey: .a)
+    }
+  }
+
+  @Test(
+    "an optional read with decode, not decodeIfPresent, is a required field, as JSONDecoder says")
+  func requiredOptional() throws {
+    let shape = RouteShapeProbe.shape(of: RequiredOptional.self, examples: [.init(a: 1)])
+    #expect(shape == .object([.init("a", .optional(.integer(.int)), isRequired: true)]))
+    for (json, decodes) in [(#"{}"#, false), (#"{"a":null}"#, true), (#"{"a":2}"#, true)] {
+      let decoded = (try? JSONDecoder().decode(RequiredOptional.self, from: Data(json.utf8))) != nil
+      #expect(decoded == decodes, "\(json)")
+      #expect((shape.match(json: json) == .matches) == decodes, "\(json)")
+    }
+  }
+
   @Test("custom init(from:) is followed where it reads like synthesized code")
   func customDecoding() {
     #expect(

@@ -155,7 +155,10 @@ extension ProbeSession {
     }
     if nested.isEmpty, let type = types.first, types.allSatisfy({ $0.id == type.id }) {
       let shape = shape(of: type)
-      return ifPresent ? .init(key, .optional(shape), isRequired: false) : .init(key, shape)
+      // Read with `decode`, the key must be there, even for an `Optional` type
+      // (`decode(Int?.self, forKey:)`); with `decodeIfPresent`, it may be missing.
+      return ifPresent
+        ? .init(key, .optional(shape), isRequired: false) : .init(key, shape, isRequired: true)
     }
     if types.isEmpty, let log = nested.first, nested.allSatisfy({ $0.kind == log.kind }) {
       let shape =
