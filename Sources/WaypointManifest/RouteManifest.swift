@@ -88,7 +88,16 @@ public struct RouteManifest: Sendable {
       evolutions[route.tag] = TagEvolution(
         tag: route.tag, version: route.version,
         migrations: Dictionary(
-          route.migrations.map { ($0.from, $0.steps) }, uniquingKeysWith: { first, _ in first }))
+          route.migrations.map { migration in
+            // As the registry takes them: number keys as a stored payload reads them.
+            (
+              migration.from,
+              migration.steps.map { step in
+                guard case .step(let declared) = step else { return step }
+                return .step(declared.canonical)
+              }
+            )
+          }, uniquingKeysWith: { first, _ in first }))
     }
   }
 

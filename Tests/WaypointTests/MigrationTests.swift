@@ -201,8 +201,11 @@ struct MigrationTests {
     "a mapValues key written as a whole Double or a UInt64 matches the stored integer: in the app, in its manifest, and in the manifest read back"
   )
   func mapValuesNumericKeys() throws {
+    // `.integer(4)` and `.double(4)` mean the same stored 4: the key written as a payload reads
+    // it wins, at every launch.
     let table: [JSONValue: JSONValue] = [
       .double(1): .integer(5), .unsignedInteger(2): .integer(6), .double(2.5): .integer(7),
+      .double(4): .integer(9), .integer(4): .integer(8),
     ]
     let registry = RouteRegistry(schemaVersion: 2)
       .registering(
@@ -212,9 +215,10 @@ struct MigrationTests {
         ])
     let manifest = RouteManifest(registry: registry)
     let readBack = try RouteManifest(decoding: manifest.encoded())
-    for (stored, page) in [("1", 5), ("1.0", 5), ("2", 6), ("2.5", 7), ("3", nil)]
-      as [(String, Int?)]
-    {
+    let cases: [(String, Int?)] = [
+      ("1", 5), ("1.0", 5), ("2", 6), ("2.5", 7), ("3", nil), ("4", 8), ("null", nil),
+    ]
+    for (stored, page) in cases {
       let record = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":\#(stored)}"#)
       let scene = restore([record], registry: registry)
       #expect(
@@ -228,6 +232,30 @@ struct MigrationTests {
           predictor.predict(snapshot).report == scene.report,
           "page \(stored): \(predictor.predict(snapshot).report) and \(scene.report)")
       }
+    }
+  }
+
+  @Test("a mapValues key that is not a finite number matches nothing stored, null included")
+  func mapValuesNonFiniteKeys() {
+    let registry = RouteRegistry(schemaVersion: 2)
+      .registering(
+        Shop.Article.self, tag: "Shop.Article", version: 2,
+        migrations: [
+          RouteMigration(
+            from: 1,
+            [
+              .mapValues(
+                case: nil, field: "page",
+                table: [.double(.nan): .integer(10), .double(-.infinity): .integer(11)])
+            ])
+        ])
+    for stored in ["null", "0", "-1"] {
+      let record = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":\#(stored)}"#)
+      let scene = restore([record], registry: registry)
+      #expect(scene.report.outcome == .root, "page \(stored): \(scene.report)")
+      #expect(
+        scene.report.dropped.first?.reason.message.contains("no mapping for page") == true,
+        "page \(stored): \(scene.report)")
     }
   }
 

@@ -42,9 +42,20 @@ public enum JSONValue: Hashable, Sendable {
 
   /// The value as a stored payload holding its JSON text reads: a number in the case
   /// `JSONDecoder` reads it in (`.double(1)` and `.unsignedInteger(1)` are `.integer(1)`), its
-  /// text written and parsed again; the value itself when that text does not parse within the
-  /// default limits.
-  package var canonical: JSONValue { (try? JSONValue(parsing: jsonText)) ?? self }
+  /// text written and parsed again; the value itself when it has no JSON text (a number that is
+  /// not finite) or its text does not parse within the default limits.
+  package var canonical: JSONValue {
+    switch self {
+    case .null, .bool, .integer, .string: return self
+    case .unsignedInteger, .double, .array, .object: break
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let data = try? encoder.encode(self),
+      let parsed = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+    else { return self }
+    return parsed
+  }
 
   /// The members of an object, `nil` for other values.
   public var objectValue: [String: JSONValue]? {

@@ -10,18 +10,8 @@ package struct TagEvolution: Sendable {
   package init(tag: String, version: Int, migrations: [Int: [MigrationPlanStep]]) {
     self.tag = tag
     self.version = version
-    self.migrations = migrations.mapValues { $0.map(Self.canonical) }
+    self.migrations = migrations
     starts = migrations.keys.sorted()
-  }
-
-  /// `step` with the keys of a `mapValues` table as a stored payload reads them: a stored `1`
-  /// is `.integer(1)`, so a table of the app's that says `.double(1)` or `.unsignedInteger(1)`
-  /// means that key (as it does once written to a manifest and read back).
-  private static func canonical(_ step: MigrationPlanStep) -> MigrationPlanStep {
-    guard case .step(.mapValues(let scope, let field, let table)) = step else { return step }
-    var keys: [JSONValue: JSONValue] = [:]
-    for (key, value) in table { keys[key.canonical] = value }
-    return .step(.mapValues(case: scope, field: field, table: keys))
   }
 
   /// The version a payload at `version` reaches next: the next one that has migrations, else the

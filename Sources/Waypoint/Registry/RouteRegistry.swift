@@ -145,7 +145,7 @@ public struct RouteRegistry: Sendable {
       guard (1..<version).contains(migration.from), plan[migration.from] == nil else {
         throw .invalidMigration(tag: tag, from: migration.from)
       }
-      plan[migration.from] = migration.steps
+      plan[migration.from] = migration.steps.map(\.canonical)
       for case .renameTag(let old) in migration.steps where !aliases.contains(old) {
         aliases.append(old)
       }
