@@ -114,11 +114,7 @@ struct JSONStreamTests {
   /// The characters the stream escapes and `JSONEncoder` writes as they are: DEL and the C1
   /// controls, the line and paragraph separators, the bidirectional formatting characters.
   static func escapedBeyondJSONEncoder(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-      true
-    default: false
-    }
+    scalar.value >= 0x7F && ControlCharacters.contains(scalar)
   }
 
   @Test(
@@ -132,6 +128,19 @@ struct JSONStreamTests {
         String.UnicodeScalarView(text.unicodeScalars.filter { !Self.escapedBeyondJSONEncoder($0) }))
       return Self.single(plain) == (try encoder.encode(plain))
     }
+  }
+
+  @Test("every character of the one list, and no other, is written as a \\u escape")
+  func escapesTheOneList() {
+    var mismatches: [UInt32] = []
+    for value in UInt32(0)...0x3_0000 {
+      guard let scalar = Unicode.Scalar(value), value != 0x22, value != 0x5C else { continue }
+      let written = String(decoding: Self.single(String(scalar)), as: UTF8.self)
+      let escaped = written.hasPrefix("\"\\")
+      if escaped != ControlCharacters.contains(scalar) { mismatches.append(value) }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(20).map { String($0, radix: 16) })")
+    #expect(ControlCharacters.contains("\u{202E}") && !ControlCharacters.contains("é"))
   }
 
   @Test(

@@ -50,7 +50,7 @@ extension Formatting {
       case 0x0A: result += "\\n"
       case 0x0D: result += "\\r"
       case 0x09: result += "\\t"
-      case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
+      case _ where ControlCharacters.contains(scalar):
         result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       default: result.unicodeScalars.append(scalar)
       }

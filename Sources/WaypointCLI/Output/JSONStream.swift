@@ -10,10 +10,9 @@ import Waypoint
 /// goes on, so that memory stays constant.
 ///
 /// Strings are always valid JSON whatever they hold: `"` and `\` escaped, `\b \f \n \r \t` by
-/// name, the other control characters (C0, DEL and C1, U+0085 included), U+2028 and U+2029 (line
-/// ends to JavaScript and to some line readers) and the bidirectional formatting characters
-/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069: stored text cannot reorder a
-/// terminal's line) as `\uXXXX`, everything else as UTF-8. A JSON reader gets the same string
+/// name, the other ``/Waypoint/ControlCharacters`` (C0, DEL and C1 controls, U+2028 and U+2029,
+/// line ends to JavaScript and to some line readers, and the bidirectional formatting characters:
+/// stored text cannot reorder a terminal's line) as `\uXXXX`, everything else as UTF-8. A JSON reader gets the same string
 /// back. A Swift `String` is valid Unicode; callers decide what stored bytes that are not UTF-8
 /// become before they are written.
 struct JSONStream {
@@ -179,30 +178,36 @@ struct JSONStream {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  /// The character at `index` of valid UTF-8 `utf8` when it is written escaped, with the length
-  /// of its encoding; `nil` for one written as it is.
+  /// The character at `index` of valid UTF-8 `utf8` when it is written escaped
+  /// (`"`, `\\`, or one of ``/Waypoint/ControlCharacters``), with the length of its encoding;
+  /// `nil` for one written as it is. Only the lead bytes 0xC2, 0xD8 and 0xE2 begin a character
+  /// of that list above U+007F, so others are not decoded.
   private static func escaped(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (
     UInt16, Int
   )? {
     let byte = utf8[index]
+    let scalar: UInt32
+    let length: Int
     switch byte {
-    case 0x22, 0x5C, 0x7F, ..<0x20:
-      return (UInt16(byte), 1)
-    case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
-      return (UInt16(utf8[index + 1]), 2)
-    case 0xD8 where index + 1 < utf8.count && utf8[index + 1] == 0x9C:
-      return (0x061C, 2)
-    case 0xE2 where index + 2 < utf8.count:
-      let second = utf8[index + 1]
-      let third = utf8[index + 2]
-      let unit = 0x2000 | UInt16(second & 0x3F) << 6 | UInt16(third & 0x3F)
-      switch unit {
-      case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return (unit, 3)
-      default: return nil
-      }
-    default:
+    case 0x22, 0x5C: return (UInt16(byte), 1)
+    case ..<0x80:
+      scalar = UInt32(byte)
+      length = 1
+    case 0xC2, 0xD8:
+      guard index + 1 < utf8.count else { return nil }
+      scalar = UInt32(byte & 0x1F) << 6 | UInt32(utf8[index + 1] & 0x3F)
+      length = 2
+    case 0xE2:
+      guard index + 2 < utf8.count else { return nil }
+      scalar =
+        0x2000 | UInt32(utf8[index + 1] & 0x3F) << 6 | UInt32(utf8[index + 2] & 0x3F)
+      length = 3
+    default: return nil
+    }
+    guard let character = Unicode.Scalar(scalar), ControlCharacters.contains(character) else {
       return nil
     }
+    return (UInt16(scalar), length)
   }
 
   private static func escape(_ unit: UInt16, to bytes: inout [UInt8]) {

@@ -1,3 +1,5 @@
+import Waypoint
+
 /// Why a URL was not turned into a navigation state, or why a pattern of a ``DeepLinkTable`` was
 /// refused.
 ///
@@ -131,7 +133,7 @@ public struct DeepLinkError: Error, Sendable {
       }
       count += 1
       switch scalar.value {
-      case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069:
+      case _ where ControlCharacters.contains(scalar):
         result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       default: result.unicodeScalars.append(scalar)
       }
