@@ -35,7 +35,7 @@ struct DatabaseTests {
   }
 
   @Test(
-    "SQLite names the file by its absolute path, links resolved: a store opened by that name checks the path with one stat per write, any other with two"
+    "SQLite names the file by its absolute path, links resolved (the name a store compares the app's path with, to check the path with one stat per write)"
   )
   func filename() throws {
     let directory = TemporaryDirectory()

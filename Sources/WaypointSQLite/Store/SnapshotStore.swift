@@ -120,14 +120,16 @@ public final class SnapshotStore: @unchecked Sendable {
     self.recovered = recovery
     openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
-    pathIsSQLiteName = Self.opensByItsOwnName(database, path)
+    pathIsSQLiteName = opensByItsOwnName()
   }
 
-  /// Whether `path` is the name SQLite opened `database` by, and still leads to its file, checked
-  /// after ``openedFile`` was taken: a file put at the path between SQLite's open and that `stat`
-  /// would otherwise pass for the open one.
-  private static func opensByItsOwnName(_ database: Database, _ path: String) -> Bool {
+  /// Whether `path` is the name SQLite opened the connection's file by, and leads to it and to
+  /// ``openedFile`` alike, checked after ``openedFile`` was taken: a file put at the path between
+  /// SQLite's open and that `stat` (and even put back since) would otherwise pass for the open
+  /// one, where the two checks of every write catch it.
+  private func opensByItsOwnName() -> Bool {
     database.filename == path && !database.hasMoved()
+      && StoreFile.Identity(of: path) == openedFile
   }
 
   private static func open(
@@ -543,7 +545,7 @@ public final class SnapshotStore: @unchecked Sendable {
     database = reopened.0
     openedFile = StoreFile.Identity(of: path)
     walFile = StoreFile.Identity(of: StoreFile.target(of: path) + "-wal")
-    pathIsSQLiteName = Self.opensByItsOwnName(database, path)
+    pathIsSQLiteName = opensByItsOwnName()
   }
 
   /// Runs `body` in a read transaction, so that it sees one consistent state of the file.
