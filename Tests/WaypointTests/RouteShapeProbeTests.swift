@@ -304,6 +304,13 @@ struct RouteShapeProbeTests {
     #expect(
       RouteShapeProbe.shape(of: Fixtures.Tab.self, examples: [.account])
         == .stringEnum(["account"]))
+    // Registered itself (a manifest passes every registered type as a reference), it is judged
+    // by its own examples wherever it stands.
+    #expect(
+      RouteShapeProbe.shape(
+        of: [Fixtures.Tab?].self, examples: [[.account, nil]],
+        references: [ObjectIdentifier(Fixtures.Tab.self): "Tab"])
+        == .array(.optional(.reference(tag: "Tab"))))
   }
 
   @Test("thousands of examples give the same shape as a few")
