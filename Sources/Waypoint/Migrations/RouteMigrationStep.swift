@@ -83,18 +83,22 @@ extension RouteMigrationStep {
   /// The step with the keys of a `mapValues` table as a stored payload reads them: a stored `1`
   /// is `.integer(1)`, so a key the app wrote `.double(1)` or `.unsignedInteger(1)` means that one
   /// (as it does once written to a manifest and read back). When two keys mean the same stored
-  /// value, one written as a payload reads it wins, else the first by the JSON of its value: the
-  /// same one at every launch. Made once, when the step is registered.
+  /// value, one written as a payload reads it wins, else the one whose value's JSON sorts first:
+  /// the same one at every launch. Made once, when the step is registered.
   package var canonical: RouteMigrationStep {
     guard case .mapValues(let scope, let field, let table) = self else { return self }
     var keys: [JSONValue: JSONValue] = [:]
-    let ordered = table.map { key, value in
-      (key: key, canonical: key.canonical, value: value, text: value.jsonText)
-    }.sorted { a, b in
-      let (aAsRead, bAsRead) = (a.key == a.canonical, b.key == b.canonical)
-      return aAsRead != bAsRead ? aAsRead : a.text < b.text
+    for (key, value) in table {
+      let canonical = key.canonical
+      if canonical == key {
+        keys[key] = value
+        continue
+      }
+      // A key written as read wins; of others, the one whose value's JSON sorts first.
+      guard table[canonical] == nil else { continue }
+      if let other = keys[canonical], other.jsonText <= value.jsonText { continue }
+      keys[canonical] = value
     }
-    for entry in ordered where keys[entry.canonical] == nil { keys[entry.canonical] = entry.value }
     return .mapValues(case: scope, field: field, table: keys)
   }
 }
