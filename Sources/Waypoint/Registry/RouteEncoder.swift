@@ -159,7 +159,7 @@ extension RouteEncoder {
       slots[slot].integer = value
     }
 
-    /// Makes `object`'s member `key` a container of `kind` (see ``makeContainer(_:_:)``);
+    /// Makes `object`'s member `key` a container of `kind`, as `makeContainer` makes a slot one;
     /// returns its slot.
     func memberContainer(_ key: String, of object: Int, _ kind: Kind) -> Int {
       Self.memberContainer(key, of: object, kind, in: &slots)
