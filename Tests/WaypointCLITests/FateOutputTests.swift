@@ -12,12 +12,18 @@ import WaypointSQLite
 struct FateOutputTests {
   let directory = TemporaryDirectory()
 
-  @Test("show --manifest prints the fates of hostile stored values without terminal escapes")
-  func hostileFates() async throws {
+  /// The demo's store, with `snapshot` saved as scene `hostile`, and the demo's manifest.
+  func demoStore(holding snapshot: SceneSnapshot) async throws -> (store: String, manifest: String)
+  {
     let output = directory.url.appendingPathComponent("demo")
     _ = await run(["demo", "--output", output.path])
     let path = output.appendingPathComponent("waypoint.sqlite").path
-    let manifest = output.appendingPathComponent("routes.manifest.json").path
+    try SnapshotStore(path: path).save(snapshot, scene: "hostile")
+    return (path, output.appendingPathComponent("routes.manifest.json").path)
+  }
+
+  @Test("show --manifest prints the fates of hostile stored values without terminal escapes")
+  func hostileFates() async throws {
     let escape = "\u{1B}[2J\u{202E}"
     let snapshot = SceneSnapshot(
       metadata: SnapshotMetadata(routeSchemaVersion: 3),
@@ -27,7 +33,7 @@ struct FateOutputTests {
       split: SplitViewSnapshot(
         columnVisibility: ColumnVisibility(rawValue: escape),
         preferredCompactColumn: SplitColumn(rawValue: escape)))
-    try SnapshotStore(path: path).save(snapshot, scene: "hostile")
+    let (path, manifest) = try await demoStore(holding: snapshot)
     let result = await run(["--db", path, "show", "hostile", "--manifest", manifest])
     #expect(result.status == 0, "\(result.err)")
     #expect(result.out.contains("column visibility: unknown value \"\\u{1B}[2J"))
@@ -37,15 +43,11 @@ struct FateOutputTests {
 
   @Test("validate prints a hostile stack name in a route's place without terminal escapes")
   func hostileLocations() async throws {
-    let output = directory.url.appendingPathComponent("demo")
-    _ = await run(["demo", "--output", output.path])
-    let path = output.appendingPathComponent("waypoint.sqlite").path
-    let manifest = output.appendingPathComponent("routes.manifest.json").path
     let escape = "st\u{1B}]0;title\u{7}\u{202E}"
-    let snapshot = SceneSnapshot(
-      metadata: SnapshotMetadata(routeSchemaVersion: 3),
-      stacks: [escape: [RouteRecord(tag: "Nowhere.Route", json: "{}")]])
-    try SnapshotStore(path: path).save(snapshot, scene: "hostile")
+    let (path, manifest) = try await demoStore(
+      holding: SceneSnapshot(
+        metadata: SnapshotMetadata(routeSchemaVersion: 3),
+        stacks: [escape: [RouteRecord(tag: "Nowhere.Route", json: "{}")]]))
     let result = await run(["--db", path, "validate", "--manifest", manifest])
     #expect(result.status == 1, "\(result.err)")
     #expect(result.out.contains("dropped stack st\\u{1B}]0;title"), "\(result.out)")
