@@ -105,8 +105,12 @@ extension RouteEncoder {
 
     /// Makes `slot` the integer `value`.
     func set(_ slot: Int, integer value: Int) {
-      Self.reset(&slots[slot], .integer, "")
-      slots[slot].integer = value
+      Self.set(&slots[slot], integer: value)
+    }
+
+    private static func set(_ slot: inout Slot, integer value: Int) {
+      reset(&slot, .integer, "")
+      slot.integer = value
     }
 
     private static func reset(_ slot: inout Slot, _ kind: Kind, _ text: String) {
@@ -154,9 +158,7 @@ extension RouteEncoder {
     private static func setMember(
       _ key: String, of object: Int, integer value: Int, in slots: inout [Slot]
     ) {
-      let slot = member(key, of: object, in: &slots)
-      reset(&slots[slot], .integer, "")
-      slots[slot].integer = value
+      set(&slots[member(key, of: object, in: &slots)], integer: value)
     }
 
     /// Makes `object`'s member `key` a container of `kind`, as `makeContainer` makes a slot one;
