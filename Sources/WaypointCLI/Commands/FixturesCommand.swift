@@ -181,24 +181,18 @@ enum FixturesCommand: WaypointCommand {
     }
     do {
       try manager.createDirectory(at: root, withIntermediateDirectories: true)
-      do {
-        try writeFiles()
-      } catch {
-        try? manager.removeItem(at: temporary)
-        throw error
-      }
+      try writeFiles()
       if exists { try manager.moveItem(at: destination, to: aside) }
       try manager.moveItem(at: temporary, to: destination)
       if exists { try? manager.removeItem(at: aside) }
-    } catch let error as CLIError {
-      throw error
     } catch {
       try? manager.removeItem(at: temporary)
       if exists, !manager.fileExists(atPath: destination.path) {
         try? manager.moveItem(at: aside, to: destination)
       }
-      throw CLIError(
-        exitCode: .cantCreate, message: "\(destination.path): \(CLIError.reason(error))")
+      throw error as? CLIError
+        ?? CLIError(
+          exitCode: .cantCreate, message: "\(destination.path): \(CLIError.reason(error))")
     }
     return destination.path
   }
