@@ -12,9 +12,9 @@ import Waypoint
 /// Strings are always valid JSON whatever they hold: `"` and `\` escaped, `\b \f \n \r \t` by
 /// name, the other ``/Waypoint/ControlCharacters`` (C0, DEL and C1 controls, U+2028 and U+2029,
 /// line ends to JavaScript and to some line readers, and the bidirectional formatting characters:
-/// stored text cannot reorder a terminal's line) as `\uXXXX`, everything else as UTF-8. A JSON reader gets the same string
-/// back. A Swift `String` is valid Unicode; callers decide what stored bytes that are not UTF-8
-/// become before they are written.
+/// stored text cannot reorder a terminal's line) as `\uXXXX`, everything else as UTF-8. A JSON
+/// reader gets the same string back. A Swift `String` is valid Unicode; callers decide what stored
+/// bytes that are not UTF-8 become before they are written.
 struct JSONStream {
   /// How the text is laid out.
   enum Layout {
