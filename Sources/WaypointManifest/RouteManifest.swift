@@ -53,7 +53,8 @@ public struct RouteManifest: Sendable {
   /// A manifest of the given entries.
   ///
   /// - Throws: ``ManifestError/Code/invalid`` when a tag or alias appears twice, a version is below 1,
-  ///   or a migration starts outside its tag's versions or twice.
+  ///   a migration starts outside its tag's versions or twice, or a step holds a number JSON cannot
+  ///   write (`nan`, infinite).
   public init(schemaVersion: Int, routes: [Route]) throws(ManifestError) {
     self.schemaVersion = schemaVersion
     self.routes = routes.sorted { $0.tag < $1.tag }
@@ -83,6 +84,13 @@ public struct RouteManifest: Sendable {
           throw .invalid(
             "\(route.tag): a migration from version \(migration.from) is outside 1..<\(route.version) or given twice"
           )
+        }
+        for case .step(let step) in migration.steps {
+          if let number = step.nonFiniteNumber {
+            throw .invalid(
+              "\(route.tag): the migration from version \(migration.from) holds the number \(number), which JSON cannot write"
+            )
+          }
         }
       }
       evolutions[route.tag] = TagEvolution(

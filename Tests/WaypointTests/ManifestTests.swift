@@ -159,6 +159,29 @@ struct ManifestTests {
     #expect(newer.report.dropped.map(\.reason) == [.newerRouteSchema(found: 4, supported: 3)])
   }
 
+  @Test("a manifest built with a step holding a number JSON cannot write is invalid")
+  func nonFiniteStep() throws {
+    // An entry of a registry's manifest, its migrations edited as a tool might.
+    let registry = RouteRegistry().registering(Shop.Article.self, tag: "A", version: 2)
+    let entry = try #require(RouteManifest(registry: registry).route(named: "A"))
+    func manifest(_ step: RouteMigrationStep) throws(ManifestError) -> RouteManifest {
+      var route = entry
+      route.migrations = [RouteManifest.Migration(from: 1, [.step(step)])]
+      return try RouteManifest(schemaVersion: 1, routes: [route])
+    }
+    let error = #expect(throws: ManifestError.self) {
+      try manifest(.addField(case: nil, name: "f", default: .double(.infinity)))
+    }
+    #expect(error?.code == .invalid)
+    #expect(
+      error?.description
+        == "invalid manifest: A: the migration from version 1 holds the number inf, which JSON cannot write"
+    )
+    // A finite one is taken, and the manifest encodes and reads back.
+    let finite = try manifest(.addField(case: nil, name: "f", default: .double(1.5)))
+    #expect(try RouteManifest(decoding: finite.encoded()).route(named: "A")?.migrations.count == 1)
+  }
+
   static let badManifests: [(String, String)] = [
     ("not JSON", "{"),
     ("no format", #"{"schemaVersion":1,"routes":[]}"#),

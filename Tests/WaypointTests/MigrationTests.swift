@@ -156,6 +156,25 @@ struct MigrationTests {
       ])
   }
 
+  @Test("a custom step that returns a number JSON cannot write drops its route")
+  func customStepReturningNaN() throws {
+    let registry = try Shop.registry { payload in
+      guard payload.objectValue?["profile"] != nil else { return payload }
+      return .object(["profile": .object(["accountId": .integer(1), "tab": .double(.nan)])])
+    }
+    let scene = restore(
+      try Shop.v1Records([.home, .profile(userId: 1), .order(id: 42)]), registry: registry)
+    #expect(scene.elements().count == 2)
+    #expect(
+      scene.report.dropped == [
+        DroppedItem(
+          location: .stack("main", index: 1), tag: "Shop.Route",
+          reason: .migrationFailed(
+            tag: "Shop.Destination", version: 2, step: "custom(clamp profile tab)",
+            message: "it returned the number nan, which JSON cannot write"))
+      ])
+  }
+
   @Test("a custom step can rewrite the payload")
   func customStep() throws {
     let registry = try Shop.registry { payload in
@@ -235,7 +254,7 @@ struct MigrationTests {
     }
   }
 
-  @Test("a mapValues key that is not a finite number matches nothing stored, null included")
+  @Test("a mapValues key that is not a finite number is a registration mistake, not a key")
   func mapValuesNonFiniteKeys() {
     let registry = RouteRegistry(schemaVersion: 2)
       .registering(
@@ -249,14 +268,10 @@ struct MigrationTests {
                 table: [.double(.nan): .integer(10), .double(-.infinity): .integer(11)])
             ])
         ])
-    for stored in ["null", "0", "-1"] {
-      let record = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":\#(stored)}"#)
-      let scene = restore([record], registry: registry)
-      #expect(scene.report.outcome == .root, "page \(stored): \(scene.report)")
-      #expect(
-        scene.report.dropped.first?.reason.message.contains("no mapping for page") == true,
-        "page \(stored): \(scene.report)")
-    }
+    #expect(registry.problems.map(\.code) == [.invalidMigration])
+    #expect(registry.tag(resolving: "Shop.Article") == nil)
+    // Its manifest still encodes: it holds no such number.
+    #expect(RouteManifest(registry: registry).encoded().isEmpty == false)
   }
 
   @Test("routes already at the current version are decoded as stored, without migrating")

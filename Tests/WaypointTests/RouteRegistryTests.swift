@@ -99,6 +99,53 @@ struct RouteRegistryTests {
       },
       code: .invalidMigration,
       message: "the migration of X from version 0 is outside the tag's versions or given twice"),
+    Mistake(
+      name: "an addField default JSON cannot write",
+      register: {
+        $0.register(
+          Other.self, tag: "X", version: 2,
+          migrations: [
+            RouteMigration(
+              from: 1,
+              [.addField(case: nil, name: "ratio", default: .array([.integer(1), .double(.nan)]))])
+          ])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 1 holds the number nan, which JSON cannot write"),
+    Mistake(
+      name: "a mapValues key JSON cannot write",
+      register: {
+        $0.register(
+          Other.self, tag: "X", version: 3,
+          migrations: [
+            RouteMigration(
+              from: 2,
+              [
+                .renameCase(from: "a", to: "b"),
+                .mapValues(
+                  case: nil, field: "f",
+                  table: [.integer(1): .integer(2), .double(-.infinity): .integer(3)]),
+              ])
+          ])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 2 holds the number -inf, which JSON cannot write"),
+    Mistake(
+      name: "a mapValues value JSON cannot write",
+      register: {
+        $0.register(
+          Other.self, tag: "X", version: 2,
+          migrations: [
+            RouteMigration(
+              from: 1,
+              [
+                .mapValues(
+                  case: "c", field: "f", table: [.string("a"): .object(["x": .double(.infinity)])])
+              ])
+          ])
+      },
+      code: .invalidMigration,
+      message: "the migration of X from version 1 holds the number inf, which JSON cannot write"),
   ]
 
   @Test(

@@ -57,6 +57,17 @@ public enum JSONValue: Hashable, Sendable {
     return parsed
   }
 
+  /// The first number in the value that JSON cannot write (`nan`, `inf`), depth first; `nil` when
+  /// every number is finite.
+  package var nonFiniteNumber: Double? {
+    switch self {
+    case .double(let number): return number.isFinite ? nil : number
+    case .null, .bool, .integer, .unsignedInteger, .string: return nil
+    case .array(let items): return items.lazy.compactMap(\.nonFiniteNumber).first
+    case .object(let members): return members.values.lazy.compactMap(\.nonFiniteNumber).first
+    }
+  }
+
   /// The members of an object, `nil` for other values.
   public var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }

@@ -208,11 +208,16 @@ package struct MigrationEngine {
           .invalidPayload(
             .malformedJSON("a number or string does not read, so \(planned) cannot run")))
       }
+      let result: JSONValue
       do {
-        return .value(JSONNode(try transform(value)))
+        result = try transform(value)
       } catch {
         return fail(String(describing: error))
       }
+      if let number = result.nonFiniteNumber {
+        return fail("it returned the number \(number), which JSON cannot write")
+      }
+      return .value(JSONNode(result))
     }
   }
 }

@@ -19,17 +19,19 @@ public enum RouteMigrationStep: Sendable {
   case renameField(case: String?, from: String, to: String)
   /// The case was removed: its routes are dropped with ``DropReason/removedCase(_:version:)``.
   case removeCase(String)
-  /// A new field, with the value stored routes get. An existing value is kept.
+  /// A new field, with the value stored routes get. An existing value is kept. A default holding
+  /// `nan` or an infinity, which JSON cannot write, is a registration mistake.
   case addField(case: String?, name: String, default: JSONValue)
   /// The field's values are replaced through a table (for example old integer ids to new UUID
   /// strings). A value the table does not list fails the step for that route; a missing field is
-  /// left alone.
+  /// left alone. An entry holding `nan` or an infinity is a registration mistake.
   case mapValues(case: String?, field: String, table: [JSONValue: JSONValue])
   /// Routes of the case now belong to another tag, stored as they are (`{"case":{...}}`) at
   /// `version` of that tag; that tag's own migrations continue from there.
   case moveCase(String, toTag: String, version: Int)
-  /// Swift code for what data cannot express. It gets the payload and returns the new one; throwing
-  /// drops the route with ``DropReason/migrationFailed(tag:version:step:message:)``. `name` appears in
+  /// Swift code for what data cannot express. It gets the payload and returns the new one; throwing,
+  /// or returning a number JSON cannot write (`nan`, infinite), drops the route with
+  /// ``DropReason/migrationFailed(tag:version:step:message:)``. `name` appears in
   /// reports and manifests. A payload holding a number or string that does not read as
   /// ``JSONValue`` (`1e400`, an invalid escape) is dropped with ``DropReason/invalidPayload(_:)``
   /// before the code runs.
@@ -80,6 +82,18 @@ public struct RouteMigration: Sendable {
 }
 
 extension RouteMigrationStep {
+  /// The first number the step holds that JSON cannot write (an `addField` default or a `mapValues`
+  /// key or value that is `nan` or infinite); `nil` when it holds none. Such a step could not be
+  /// applied as written nor carried by a manifest, so a registry refuses it.
+  package var nonFiniteNumber: Double? {
+    switch self {
+    case .addField(_, _, let value): return value.nonFiniteNumber
+    case .mapValues(_, _, let table):
+      return table.lazy.compactMap { $0.key.nonFiniteNumber ?? $0.value.nonFiniteNumber }.first
+    case .renameTag, .renameCase, .renameField, .removeCase, .moveCase, .custom: return nil
+    }
+  }
+
   /// The step with the keys of a `mapValues` table as a stored payload reads them: a stored `1`
   /// is `.integer(1)`, so a key the app wrote `.double(1)` or `.unsignedInteger(1)` means that one
   /// (as it does once written to a manifest and read back). When two keys mean the same stored

@@ -26,7 +26,9 @@ public struct RouteRegistryError: Error, Sendable {
     public static var emptyName: Code { Code(.emptyName) }
     /// A version below 1.
     public static var invalidVersion: Code { Code(.invalidVersion) }
-    /// A migration starts from a version outside `1..<version`, or two start from the same version.
+    /// A migration starts from a version outside `1..<version`, two start from the same version, or
+    /// a step holds a number JSON cannot write (an `addField` default or a `mapValues` entry that
+    /// is `nan` or infinite).
     public static var invalidMigration: Code { Code(.invalidMigration) }
     /// A value was saved whose type was never registered.
     public static var unregisteredType: Code { Code(.unregisteredType) }
@@ -79,6 +81,13 @@ public struct RouteRegistryError: Error, Sendable {
     Self(
       .invalidMigration,
       "the migration of \(tag) from version \(from) is outside the tag's versions or given twice",
+      tag: tag)
+  }
+
+  package static func nonFiniteNumber(_ number: Double, tag: String, from: Int) -> Self {
+    Self(
+      .invalidMigration,
+      "the migration of \(tag) from version \(from) holds the number \(number), which JSON cannot write",
       tag: tag)
   }
 
