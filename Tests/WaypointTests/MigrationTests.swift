@@ -137,31 +137,31 @@ struct MigrationTests {
           message: "no mapping for id = 1"))
   }
 
-  @Test("a failing custom step drops its route, names the step, and leaves the others")
-  func failingCustomStep() throws {
-    let registry = try Shop.registry { payload in
-      if payload.objectValue?["profile"] != nil { throw Shop.Refused() }
-      return payload
-    }
-    let scene = restore(
-      try Shop.v1Records([.home, .profile(userId: 1), .order(id: 42)]), registry: registry)
-    #expect(scene.elements().count == 2)
-    #expect(
-      scene.report.dropped == [
-        DroppedItem(
-          location: .stack("main", index: 1), tag: "Shop.Route",
-          reason: .migrationFailed(
-            tag: "Shop.Destination", version: 2, step: "custom(clamp profile tab)",
-            message: "tab cannot be derived"))
-      ])
-  }
+  /// Custom steps that fail on a profile: by throwing, or by returning a number JSON cannot write.
+  static let failingSteps: [(String, @Sendable (JSONValue) throws -> JSONValue)] = [
+    (
+      "tab cannot be derived",
+      { payload in
+        if payload.objectValue?["profile"] != nil { throw Shop.Refused() }
+        return payload
+      }
+    ),
+    (
+      "it returned the number nan, which JSON cannot write",
+      { payload in
+        guard payload.objectValue?["profile"] != nil else { return payload }
+        return .object(["profile": .object(["accountId": .integer(1), "tab": .double(.nan)])])
+      }
+    ),
+  ]
 
-  @Test("a custom step that returns a number JSON cannot write drops its route")
-  func customStepReturningNaN() throws {
-    let registry = try Shop.registry { payload in
-      guard payload.objectValue?["profile"] != nil else { return payload }
-      return .object(["profile": .object(["accountId": .integer(1), "tab": .double(.nan)])])
-    }
+  @Test(
+    "a failing custom step drops its route, names the step, and leaves the others",
+    arguments: failingSteps)
+  func failingCustomStep(
+    message: String, transform: @escaping @Sendable (JSONValue) throws -> JSONValue
+  ) throws {
+    let registry = try Shop.registry(custom: transform)
     let scene = restore(
       try Shop.v1Records([.home, .profile(userId: 1), .order(id: 42)]), registry: registry)
     #expect(scene.elements().count == 2)
@@ -171,7 +171,7 @@ struct MigrationTests {
           location: .stack("main", index: 1), tag: "Shop.Route",
           reason: .migrationFailed(
             tag: "Shop.Destination", version: 2, step: "custom(clamp profile tab)",
-            message: "it returned the number nan, which JSON cannot write"))
+            message: message))
       ])
   }
 
