@@ -538,7 +538,7 @@ extension NavigationLink where Label == Text, Destination == Never {
 }
 
 /// https://developer.apple.com/documentation/swiftui/navigationsplitviewvisibility
-public struct NavigationSplitViewVisibility: Equatable, Hashable, Codable, Sendable {
+public struct NavigationSplitViewVisibility: Equatable, Codable, Sendable {
   let name: String
   /// https://developer.apple.com/documentation/swiftui/navigationsplitviewvisibility/detailonly
   public static var detailOnly: NavigationSplitViewVisibility { .init(name: "detailOnly") }

@@ -4,8 +4,9 @@ import Foundation
 /// foreground: work started then only runs while the app holds background time.
 ///
 /// On iOS, tvOS and visionOS it is `UIApplication.beginBackgroundTask(withName:expirationHandler:)`
-/// and `endBackgroundTask(_:)`; on watchOS and macOS, `ProcessInfo.performExpiringActivity(withReason:using:)`.
-/// Elsewhere (Linux, where the tests run) the work simply runs. Tests replace it with one that
+/// and `endBackgroundTask(_:)`; on watchOS, `ProcessInfo.performExpiringActivity(withReason:using:)`;
+/// on macOS, which does not suspend apps but may terminate them, an activity of `ProcessInfo`
+/// (`beginActivity(options:reason:)`) that disables sudden and automatic termination. Elsewhere (Linux, where the tests run) the work simply runs. Tests replace it with one that
 /// records the order of the requests (``SceneNavigator/backgroundTime``).
 public struct BackgroundTime: Sendable {
   /// Runs `work` holding background time named `name`, and gives the time back when it ends.
@@ -24,15 +25,21 @@ public struct BackgroundTime: Sendable {
   }
 
   /// The platform's own: `UIApplication`'s background tasks where UIKit has them, an expiring
-  /// activity of `ProcessInfo` on watchOS and macOS, none elsewhere. When the system takes the
+  /// activity of `ProcessInfo` on watchOS, an activity that holds off termination on macOS, none
+  /// elsewhere. When the system takes the
   /// time back before the work ends, the work still runs to its end (a save is short); nothing
   /// more is started.
   public static var system: BackgroundTime {
     BackgroundTime { name, work in
       #if canImport(UIKit) && !os(watchOS)
         await UIKitBackgroundTime.perform(name, work)
-      #elseif os(watchOS) || os(macOS)
+      #elseif os(watchOS)
         await ExpiringActivity.perform(name, work)
+      #elseif os(macOS)
+        let activity = ProcessInfo.processInfo.beginActivity(
+          options: [.suddenTerminationDisabled, .automaticTerminationDisabled], reason: name)
+        await work()
+        ProcessInfo.processInfo.endActivity(activity)
       #else
         await work()
       #endif
@@ -66,7 +73,7 @@ public struct BackgroundTime: Sendable {
       task.end()
     }
   }
-#elseif os(watchOS) || os(macOS)
+#elseif os(watchOS)
   /// `ProcessInfo.performExpiringActivity(withReason:using:)` around the work: the activity's
   /// block (run on a queue of the system's, which may block) waits until the work ends.
   enum ExpiringActivity {
