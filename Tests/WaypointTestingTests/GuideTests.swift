@@ -34,7 +34,7 @@ let fixturesFolder = URL(fileURLWithPath: #filePath)
 
 @Suite("Protect the shop's saved navigation")
 struct ShopNavigationTests {
-  /// Records this release's scenes once; commit the folder it writes.
+  /// Records this release's scenes, with WAYPOINT_RECORD_FIXTURES=1; commit the folder it writes.
   func freezeThisRelease() throws {
     let registry = ShopRoutes.registry()
     let ipad = SceneBuilder(registry: registry)
@@ -47,7 +47,9 @@ struct ShopNavigationTests {
     release.add("ipad", snapshot: ipad.snapshot)
     release.add(
       "phone", snapshot: SceneBuilder(registry: registry).main(ShopRoute.settings).snapshot)
-    if !FileManager.default.fileExists(atPath: fixturesFolder.appendingPathComponent("1.0").path) {
+    let recorded = FileManager.default.fileExists(
+      atPath: fixturesFolder.appendingPathComponent("1.0").path)
+    if WaypointAssert.isRecordingFixtures, !recorded {
       try release.record(in: fixturesFolder, restoringWith: ShopRoutes.restorer)
     }
   }

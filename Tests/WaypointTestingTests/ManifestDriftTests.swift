@@ -178,6 +178,29 @@ struct ManifestDriftTests {
     #expect(failure?.message.hasPrefix("\(file.path) is not a route manifest: ") == true)
   }
 
+  @Test("recording replaces a committed manifest that does not read, and fails once")
+  func garbageRecorded() throws {
+    let file = try temporaryFolder().appendingPathComponent("routes.manifest.json")
+    try Data("<<<<<<< HEAD\n{}".utf8).write(to: file)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: true)
+    }
+    #expect(failure?.message.hasPrefix("\(file.path) was not a route manifest (") == true)
+    try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: false)
+  }
+
+  @Test("a registry with a registration mistake fails before any comparison")
+  func registrationMistake() throws {
+    let registry = DemoApp.V3.registry().registering(After.self, tag: "", examples: [.home])
+    let file = try committed(registry)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: registry, recording: false)
+    }
+    #expect(
+      failure?.message
+        == "the registry has a registration mistake: a route tag or alias cannot be empty")
+  }
+
   struct TicketBefore: Codable, Hashable, Sendable {
     var id: Int
     var note: String

@@ -63,6 +63,20 @@ struct SceneBuilderTests {
     #expect(scene.report.dropped.first?.reason.code == .newerRouteSchema)
   }
 
+  @Test("an array of routes given to stack or main is its elements, not one route")
+  func arrayOfRoutes() {
+    typealias R = DemoApp.V1.Route
+    let routes: [R] = [.category(name: "Shoes"), .product(id: 7)]
+    let registry = DemoApp.V1.registry()
+    let expected = registry.records(for: routes)
+    #expect(expected.count == 2)
+    #expect(
+      SceneBuilder(registry: registry).stack("shop", routes).snapshot.stacks["shop"] == expected)
+    #expect(
+      SceneBuilder(registry: registry).main(routes).snapshot.stacks[SceneSnapshot.mainStackName]
+        == expected)
+  }
+
   @Test("an unregistered value fails the save's check with a message naming it")
   func unregisteredValue() {
     struct Unknown: Codable, Hashable, Sendable { var x = 1 }

@@ -37,6 +37,9 @@ public struct SceneBuilder: Sendable {
   }
 
   /// The stack `name` holding `routes`, root first (replacing any stack of that name).
+  // Disfavored so that an array of routes is taken as its elements (the overload below), not as
+  // one route of an array type.
+  @_disfavoredOverload
   public func stack(_ name: String, _ routes: any RestorableRoute...) -> Self {
     stack(name, routes)
   }
@@ -44,6 +47,12 @@ public struct SceneBuilder: Sendable {
   /// The stack `name` holding `routes`, root first.
   public func stack(_ name: String, _ routes: [any RestorableRoute]) -> Self {
     with { $0.snapshot.stacks[name] = registry.records(for: routes) }
+  }
+
+  /// The stack `name` holding `routes` of one type, root first (an array of routes is its
+  /// elements, never one route).
+  public func stack<Route: RestorableRoute>(_ name: String, _ routes: [Route]) -> Self {
+    stack(name, routes.map { $0 as any RestorableRoute })
   }
 
   /// The stack `name` holding raw `(tag, JSON, version)` triples, root first.
@@ -57,7 +66,13 @@ public struct SceneBuilder: Sendable {
   }
 
   /// The main stack (`SceneSnapshot.mainStackName`) holding `routes`.
+  @_disfavoredOverload
   public func main(_ routes: any RestorableRoute...) -> Self {
+    stack(SceneSnapshot.mainStackName, routes)
+  }
+
+  /// The main stack (`SceneSnapshot.mainStackName`) holding `routes` of one type.
+  public func main<Route: RestorableRoute>(_ routes: [Route]) -> Self {
     stack(SceneSnapshot.mainStackName, routes)
   }
 

@@ -19,11 +19,19 @@ extension WaypointAssert {
   ///
   /// With `recording` (`WAYPOINT_RECORD_FIXTURES=1`) a differing or missing file is rewritten (to a
   /// temporary name, then renamed) and the assertion still fails once, listing the differences.
-  /// An unreadable, oversized (over 1 MiB) or malformed committed manifest is a failure.
+  /// An unreadable, oversized (over 1 MiB) or malformed committed manifest is a failure; with
+  /// `recording`, a malformed one is rewritten. A registry with a registration mistake
+  /// (`RouteRegistry.problems`) is a failure before any comparison.
   public static func manifestMatches(
     _ file: URL, registry: RouteRegistry, release: String = "the committed release",
     allowUnknownShapes: Bool = false, recording: Bool = WaypointAssert.isRecordingFixtures
   ) throws(WaypointTestFailure) {
+    // A registration the registry refused is missing from its manifest: that is the mistake.
+    do {
+      try registry.check()
+    } catch {
+      throw WaypointTestFailure("the registry has a registration mistake: \(error)")
+    }
     let current = RouteManifest(registry: registry)
     let written = current.encoded()
     let exists = FileManager.default.fileExists(atPath: file.path)
@@ -43,7 +51,17 @@ extension WaypointAssert {
     do {
       committed = try RouteManifest(decoding: data)
     } catch {
-      throw WaypointTestFailure("\(file.path) is not a route manifest: \(error)")
+      // A manifest is always made again from the registry: recording replaces one that does not
+      // read (a merge conflict, say).
+      guard recording else {
+        throw WaypointTestFailure(
+          "\(file.path) is not a route manifest: \(error). Record it again with "
+            + "\(recordFixturesVariable)=1 swift test, then review the diff")
+      }
+      try FixtureFiles.replace(file, with: written)
+      throw WaypointTestFailure(
+        "\(file.path) was not a route manifest (\(error)); recorded the current one because "
+          + "\(recordFixturesVariable)=1: review the diff, then run again without it")
     }
     var ordered = ManifestDiff(committed: committed, current: current, release: release)
       .orderedFindings()

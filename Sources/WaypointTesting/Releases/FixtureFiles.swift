@@ -23,30 +23,46 @@ enum FixtureFiles {
     if name.count > 100 { return "a name has at most 100 characters" }
     if name.first == "." { return "a name cannot start with '.'" }
     if !name.allSatisfy(allowed.contains) {
-      return "a name uses only letters, digits, '-', '_' and '.'"
+      return "a name uses only ASCII letters and digits, '-', '_' and '.'"
     }
     return nil
   }
 
-  /// Reads at most `limit` bytes of `url`.
+  /// Reads `url`, a regular file (a link is followed) of at most `limit` bytes. The size is the
+  /// open file's, and no more than `limit + 1` bytes are read whatever it claims.
   ///
-  /// - Throws: ``WaypointTestFailure`` when the file cannot be read or is larger than `limit`.
+  /// - Throws: ``WaypointTestFailure`` when the file cannot be opened or read, is not a regular
+  ///   file (a folder, a FIFO, a device), or is larger than `limit`.
   static func read(_ url: URL, limit: Int) throws(WaypointTestFailure) -> Data {
-    let size: Int
+    let path = url.path
+    func failure(_ what: String) -> WaypointTestFailure {
+      WaypointTestFailure("\(path): \(what): \(String(cString: strerror(errno)))")
+    }
+    // O_NONBLOCK: opening a FIFO without a writer returns at once (it is refused below).
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure("cannot open") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw failure("cannot read") }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      let kind = status.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
+      throw WaypointTestFailure("\(path): cannot read: it is \(kind)")
+    }
+    guard status.st_size <= limit else {
+      throw WaypointTestFailure("\(path): \(status.st_size) bytes, more than the \(limit) allowed")
+    }
+    let data: Data
     do {
-      let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-      size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+      let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+      // One byte past the limit tells a file that grew since fstat.
+      data = try handle.read(upToCount: limit < Int.max ? limit + 1 : limit) ?? Data()
     } catch {
-      throw WaypointTestFailure("\(url.path): cannot read: \(error.localizedDescription)")
+      throw WaypointTestFailure("\(path): cannot read: \(error.localizedDescription)")
     }
-    guard size <= limit else {
-      throw WaypointTestFailure("\(url.path): \(size) bytes, more than the \(limit) allowed")
+    guard data.count <= limit else {
+      throw WaypointTestFailure("\(path): more than the \(limit) bytes allowed")
     }
-    do {
-      return try Data(contentsOf: url)
-    } catch {
-      throw WaypointTestFailure("\(url.path): cannot read: \(error.localizedDescription)")
-    }
+    return data
   }
 
   /// Writes `data` to a temporary name beside `url`, then renames it over `url` (replacing the

@@ -32,6 +32,10 @@ public struct FrozenRelease: Sendable {
   public var manifest: RouteManifest
   /// The fixtures, in the order they were added.
   public var fixtures: [Fixture] = []
+  /// Why a snapshot added by ``add(_:snapshot:)`` cannot be recorded (a route that could not be
+  /// recorded, an impossible version), by fixture name: ``record(in:restoringWith:replacing:)``
+  /// refuses the release rather than freeze the mistake as an expected drop.
+  private var unrecordable: [String: String] = [:]
 
   /// An empty release named `name` whose manifest is `registry`'s.
   public init(_ name: String, registry: RouteRegistry) {
@@ -42,6 +46,11 @@ public struct FrozenRelease: Sendable {
   /// Adds a snapshot document (replacing a fixture of the same name).
   public mutating func add(_ name: String, snapshot: SceneSnapshot) {
     add(name, SnapshotFixture(data: snapshot.encoded(), kind: .snapshotDocument))
+    do {
+      try snapshot.check()
+    } catch {
+      unrecordable[name] = error.description
+    }
   }
 
   /// Adds a SwiftUI `NavigationPath.CodableRepresentation` file's bytes, kept as they are, restored
@@ -55,6 +64,7 @@ public struct FrozenRelease: Sendable {
   /// Adds a fixture (replacing one of the same name).
   public mutating func add(_ name: String, _ fixture: SnapshotFixture) {
     fixtures.removeAll { $0.name == name }
+    unrecordable[name] = nil
     fixtures.append(Fixture(name: name, fixture: fixture))
   }
 
@@ -64,9 +74,11 @@ public struct FrozenRelease: Sendable {
   /// Everything is written into a temporary folder beside it, then renamed into place: an
   /// interrupted recording leaves no half-written release.
   ///
-  /// - Throws: ``WaypointTestFailure`` when a name cannot be a file name, when the release folder
-  ///   exists and `replacing` is `false` (a recorded release is never overwritten unasked), or when
-  ///   a file cannot be written.
+  /// - Throws: ``WaypointTestFailure`` when the release has no fixture, when a name cannot be a
+  ///   file name, when a snapshot added with ``add(_:snapshot:)`` holds a route that could not be
+  ///   recorded (an unregistered type, a value `JSONEncoder` refuses: its drop would be frozen as
+  ///   the expected outcome), when the release folder exists and `replacing` is `false` (a recorded
+  ///   release is never overwritten unasked), or when a file cannot be written.
   @discardableResult
   public func record(in folder: URL, restoringWith restorer: Restorer, replacing: Bool = false)
     throws(WaypointTestFailure) -> URL
@@ -74,6 +86,17 @@ public struct FrozenRelease: Sendable {
     for candidate in [name] + fixtures.map(\.name) {
       if let problem = FixtureFiles.problem(withName: candidate) {
         throw WaypointTestFailure("cannot record \"\(candidate)\": \(problem)")
+      }
+    }
+    guard !fixtures.isEmpty else {
+      throw WaypointTestFailure(
+        "cannot record release \"\(name)\": it has no fixture, so its check would prove nothing")
+    }
+    for fixture in fixtures {
+      if let problem = unrecordable[fixture.name] {
+        throw WaypointTestFailure(
+          "cannot record release \"\(name)\": scene \(fixture.name) holds a route that was not "
+            + "recorded (\(problem)); fix the registration or the value")
       }
     }
     let manager = FileManager.default

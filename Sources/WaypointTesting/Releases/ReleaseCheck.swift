@@ -15,7 +15,7 @@ struct ReleaseCheck {
     } catch {
       return ["release \(release): \(error.message)"]
     }
-    var findings: [String] = []
+    var findings = problems(of: expectations)
     var current = expectations
     for (index, expected) in expectations.fixtures.enumerated() {
       if let problem = FixtureFiles.problem(withName: expected.name) {
@@ -84,14 +84,58 @@ struct ReleaseCheck {
     return outcomes
   }
 
+  /// What makes the release check less than it claims: no fixture, a fixture listed twice, a
+  /// fixture file that `expectations.json` does not list (it would never be restored), or an
+  /// expectations file recorded for another release.
+  private func problems(of expectations: FixtureExpectations) -> [String] {
+    var problems: [String] = []
+    if expectations.fixtures.isEmpty {
+      problems.append(
+        "release \(release): \(FixtureExpectations.fileName) lists no fixture, so nothing is "
+          + "checked: record the release with at least one scene")
+    }
+    if expectations.release != release {
+      problems.append(
+        "release \(release): \(FixtureExpectations.fileName) was recorded for release "
+          + "\"\(expectations.release)\"; a release folder is named after its release")
+    }
+    var names: Set<String> = []
+    for fixture in expectations.fixtures where !names.insert(fixture.name).inserted {
+      problems.append(
+        "release \(release): \(FixtureExpectations.fileName) lists the fixture "
+          + "\"\(fixture.name)\" more than once")
+    }
+    let listed = Set(expectations.fixtures.map(\.fileName))
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    for file in files.sorted()
+    where (file.hasSuffix(".snapshot.json") || file.hasSuffix(".path.json"))
+      && !file.hasPrefix(".") && !listed.contains(file)
+    {
+      problems.append(
+        "release \(release): \(file) is not listed in \(FixtureExpectations.fileName), so it is "
+          + "never restored: record the release again with it, or remove the file")
+    }
+    return problems
+  }
+
   private func load() throws(WaypointTestFailure) -> FixtureExpectations {
     let url = folder.appendingPathComponent(FixtureExpectations.fileName)
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      throw WaypointTestFailure(
+        "\(folder.path) has no \(FixtureExpectations.fileName): it is not a recorded release "
+          + "(record it with FrozenRelease.record(in:restoringWith:), or move it out of the "
+          + "releases' folder)")
+    }
     let data = try FixtureFiles.read(url, limit: FixtureFiles.maxSmallFileBytes)
     let expectations: FixtureExpectations
     do {
       expectations = try JSONDecoder().decode(FixtureExpectations.self, from: data)
     } catch {
       throw WaypointTestFailure("\(url.path) is not an expectations file: \(error)")
+    }
+    guard expectations.formatVersion >= 1 else {
+      throw WaypointTestFailure(
+        "\(url.path) is not an expectations file: format \(expectations.formatVersion) is below 1")
     }
     guard expectations.formatVersion <= FixtureExpectations.currentFormatVersion else {
       throw WaypointTestFailure(
