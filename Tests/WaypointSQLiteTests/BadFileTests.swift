@@ -189,6 +189,41 @@ struct BadFileTests {
     }
   }
 
+  @Test("a FIFO or a device where the file should be is refused in both modes, at once")
+  func notARegularFile() throws {
+    let fifo = directory.path("fifo.sqlite")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // SQLite's open of a FIFO waits for a writer: this thread is one, so that an open that waits
+    // ends (and the test fails on its error) instead of hanging.
+    let done = ManagedAtomicFlag()
+    let writer = Thread {
+      while !done.isSet {
+        let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+        if descriptor >= 0 { close(descriptor) }
+        usleep(1000)
+      }
+    }
+    writer.start()
+    defer { done.set() }
+    let device = directory.path("device.sqlite")
+    try FileManager.default.createSymbolicLink(atPath: device, withDestinationPath: "/dev/null")
+    for path in [fifo, device] {
+      for access in [SnapshotStore.Access.readWrite, .readOnly] {
+        expectStoreError(
+          .cannotOpen(
+            path: path, detail: "not a regular file (a FIFO, a socket or a device) stands there")
+        ) {
+          _ = try SnapshotStore(path: path, access: access)
+        }
+      }
+    }
+    // Nothing was created beside them (SQLite makes a -journal beside a device it opens).
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+        "device.sqlite", "fifo.sqlite",
+      ])
+  }
+
   @Test("a missing folder or file is refused with the path")
   func missing() throws {
     let inMissingFolder = directory.path("no/such/folder/store.sqlite")
@@ -277,4 +312,13 @@ struct BadFileTests {
       (error as? StoreError)?.code == .cannotOpen && (error as? StoreError)?.path == path
     }
   }
+}
+
+/// A flag one thread sets and another reads.
+final class ManagedAtomicFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  var isSet: Bool { lock.withLock { value } }
+  func set() { lock.withLock { value = true } }
 }

@@ -10,13 +10,20 @@ import Foundation
 package enum StoreFile {
   /// Checks the path before SQLite sees it, and creates a missing file with permissions 0600 (routes
   /// can hold personal ids; SQLite gives the `-wal` and `-shm` files the same permissions).
+  ///
+  /// Only a regular file (or a link to one) is a store: SQLite's open of a FIFO waits for a writer
+  /// for ever, and a device gets a `-journal` file created beside it.
   package static func prepare(_ path: String, create: Bool) throws(StoreError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      guard !isDirectory.boolValue else {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      switch info.st_mode & S_IFMT {
+      case S_IFREG: return
+      case S_IFDIR:
         throw .cannotOpen(path: path, detail: "a directory stands where the store file should be")
+      default:
+        throw .cannotOpen(
+          path: path, detail: "not a regular file (a FIFO, a socket or a device) stands there")
       }
-      return
     }
     guard create else { throw .cannotOpen(path: path, detail: "no such file") }
     let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
