@@ -51,6 +51,22 @@ struct NavigatorLifecycleTests {
     _ = other
   }
 
+  @Test("paths that differ in bytes only (precomposed and decomposed é) are two stores")
+  func pathsCompareAsBytes() throws {
+    let folder = try TemporaryFolder()
+    let composed = folder.url.path + "/caf\u{E9}.sqlite"
+    let decomposed = folder.url.path + "/cafe\u{301}.sqlite"
+    #expect(composed == decomposed, "Swift's String calls them equal")
+    let first = SceneNavigator(scene: "main", storePath: composed, restorer: try restorer())
+    let second = SceneNavigator(scene: "main", storePath: decomposed, restorer: try restorer())
+    first.push(Route.home)
+    _ = second.stack()
+    let store = try #require(first.store)
+    #expect(second.store !== store)
+    #expect(second.store?.path == decomposed)
+    #expect(second.stack().isEmpty, "the other file's scene is not restored here")
+  }
+
   @Test("the store closes when the last navigator using it goes")
   func storeClosesWithLastNavigator() throws {
     let folder = try TemporaryFolder()

@@ -5,12 +5,15 @@ import WaypointSQLite
 /// same path shares one ``/WaypointSQLite/SnapshotStore`` (one SQLite connection), opened by the
 /// first that needs it and closed when the last one using it is gone.
 ///
-/// A path is named as the app gives it, made absolute and standardized (`.` and `..` resolved);
-/// two paths that reach one file through different symbolic links open it twice, which SQLite
-/// allows (it is then two connections, as two processes would be).
+/// A path is named as the app gives it, made absolute and standardized (`.` and `..` resolved),
+/// and compared byte for byte, as the file system compares names: `café` written precomposed and
+/// decomposed are two files on Linux (Swift's `String` calls them equal). Two paths that reach one
+/// file through different symbolic links or spellings open it twice, which SQLite allows (it is
+/// then two connections, as two processes would be).
 enum SharedStores {
-  /// The stores open now, by path, held weakly: each navigator that uses one holds it.
-  private static let open = Mutex([String: WeakStore]())
+  /// The stores open now, by the path's UTF-8 bytes, held weakly: each navigator that uses one
+  /// holds it.
+  private static let open = Mutex([[UInt8]: WeakStore]())
 
   private struct WeakStore {
     weak var store: SnapshotStore?
@@ -20,7 +23,7 @@ enum SharedStores {
   ///
   /// - Throws: ``/WaypointSQLite/StoreError`` from opening the store.
   static func store(at path: String) throws(StoreError) -> SnapshotStore {
-    let key = URL(fileURLWithPath: path).standardizedFileURL.path
+    let key = Self.key(path)
     return try open.withLock { (stores) throws(StoreError) -> SnapshotStore in
       if let store = stores[key]?.store { return store }
       let store = try SnapshotStore(path: path)
@@ -32,8 +35,12 @@ enum SharedStores {
   /// The store open now for `path`, if any (tests: creating navigators opens none; scenes on one
   /// path share one, closed with the last navigator that uses it).
   static func openStore(at path: String) -> SnapshotStore? {
-    let key = URL(fileURLWithPath: path).standardizedFileURL.path
+    let key = Self.key(path)
     return open.withLock { stores in stores[key]?.store }
+  }
+
+  private static func key(_ path: String) -> [UInt8] {
+    Array(URL(fileURLWithPath: path).standardizedFileURL.path.utf8)
   }
 }
 
