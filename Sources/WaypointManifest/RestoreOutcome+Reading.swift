@@ -7,10 +7,6 @@ extension RestoreOutcome {
   /// work one hostile line costs.
   public static let maxLineBytes = 64 << 10
 
-  /// The largest count, age or version a record may hold (10^12): beyond it a number is not a
-  /// restore's but a broken or hostile sender's, and sums of millions of them would overflow.
-  public static let maxCount = 1_000_000_000_000
-
   /// The largest ``durationMicroseconds`` a record may hold: the cap the writer puts on a duration
   /// too long to count (`Int.max / 2`).
   public static let maxDurationMicroseconds = Int.max / 2

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Waypoint
+import WaypointManifest
 
 /// Route types of two releases, for the outcome records of an update's restores.
 private enum Releases {
@@ -157,6 +158,34 @@ struct RestoreOutcomeTests {
       #expect(!distinct.items.isEmpty)
       #expect(distinct.omittedItems > 0)
     }
+  }
+
+  @Test(
+    "versions beyond a record's bounds, stored or registered, are written within them and read back"
+  )
+  func hostileVersions() throws {
+    // A stored document from a far future schema: the root, with its version held at the bound.
+    var future = Releases.snapshot()
+    future.metadata.routeSchemaVersion = Int.max
+    let root = Restorer(registry: Releases.v1).restore(encoded: future.encoded())
+    #expect(root.report.outcome == .root)
+    let record = RestoreOutcome(
+      root, appBuild: nil, routeSchemaVersion: Int.max, restoredAt: Releases.savedAt,
+      duration: .microseconds(1))
+    #expect(record.storedRouteSchemaVersion == RestoreOutcome.maxCount)
+    #expect(record.routeSchemaVersion == RestoreOutcome.maxCount)
+    #expect(try RestoreOutcome(jsonLine: record.jsonLine) == record)
+    // A tag registered far above the bound: its migrated routes say so within it.
+    let far = RouteRegistry().registering(
+      Releases.RouteV1.self, tag: "Out.Route", version: Int.max,
+      examples: [.home, .profile(userId: 1), .faq])
+    let migrated = Restorer(registry: far).restore(Releases.snapshot())
+    let farRecord = RestoreOutcome(
+      migrated, appBuild: nil, routeSchemaVersion: 1, restoredAt: Releases.savedAt,
+      duration: .microseconds(1))
+    #expect(
+      farRecord.items.contains { $0.kind == .migrated && $0.toVersion == RestoreOutcome.maxCount })
+    #expect(try RestoreOutcome(jsonLine: farRecord.jsonLine) == farRecord)
   }
 
   @Test("absurd durations and builds stay within bounds")

@@ -131,7 +131,19 @@ public struct RestoreOutcome: Equatable, Sendable {
   /// Items left out of ``items`` to keep the record within ``maxBytes`` (counted, not named).
   public var omittedItems: Int
 
+  /// The largest count, age or version a record may hold (10^12): beyond it a number is not a
+  /// restore's but a broken or hostile sender's, and sums of millions of them would overflow. A
+  /// record made from a restore holds its numbers within it (a stored document's
+  /// `routeSchemaVersion` of `Int.max` is written as this), so that every record an app writes
+  /// reads back.
+  public static let maxCount = 1_000_000_000_000
+
+  /// `number` within `0...maxCount`.
+  private static func bounded(_ number: Int) -> Int { min(max(number, 0), maxCount) }
+
   /// The record of a restore.
+  ///
+  /// Its versions and counts are held within 0 to ``maxCount``.
   ///
   /// - Parameters:
   ///   - scene: What the restore brought back, with its report.
@@ -147,8 +159,8 @@ public struct RestoreOutcome: Equatable, Sendable {
   ) {
     format = Self.currentFormat
     self.appBuild = appBuild.map(Self.cut)
-    self.routeSchemaVersion = routeSchemaVersion
-    storedRouteSchemaVersion = scene.metadata?.routeSchemaVersion
+    self.routeSchemaVersion = Self.bounded(routeSchemaVersion)
+    storedRouteSchemaVersion = scene.metadata.map { Self.bounded($0.routeSchemaVersion) }
     outcome = scene.report.outcome
     snapshotAgeHours = scene.metadata.map { metadata in
       let hours = restoredAt.timeIntervalSince(metadata.savedAt) / 3600
@@ -175,9 +187,7 @@ public struct RestoreOutcome: Equatable, Sendable {
       ]
       let key = fields.map { field in field.map { "\($0.utf8.count):\($0)" } ?? "-" }.joined()
       if let at = index[key] {
-        groups[at].count =
-          groups[at].count.addingReportingOverflow(1).overflow
-          ? Int.max : groups[at].count + 1
+        groups[at].count = min(groups[at].count, Self.maxCount - 1) + 1
       } else {
         index[key] = groups.count
         groups.append(item)
@@ -201,8 +211,9 @@ public struct RestoreOutcome: Equatable, Sendable {
         Item(
           kind: .migrated, location: kind,
           stack: options.includesStackNames ? stack.map(Self.cut) : nil, tag: tag,
-          fromTag: stored == tag ? nil : stored, fromVersion: route.storedRecord.version,
-          toVersion: route.record.version))
+          fromTag: stored == tag ? nil : stored,
+          fromVersion: Self.bounded(route.storedRecord.version),
+          toVersion: Self.bounded(route.record.version)))
     }
     for name in Array(scene.stacks.keys).sorted() {
       for (offset, route) in scene.stacks[name, default: []].enumerated() {
@@ -223,8 +234,7 @@ public struct RestoreOutcome: Equatable, Sendable {
         items.append(group)
         size += added
       } else {
-        let (sum, overflow) = omittedItems.addingReportingOverflow(group.count)
-        omittedItems = overflow ? Int.max : sum
+        omittedItems = min(omittedItems, Self.maxCount - group.count) + group.count
       }
     }
   }
