@@ -63,8 +63,12 @@ public enum JSONValue: Hashable, Sendable {
     switch self {
     case .double(let number): return number.isFinite ? nil : number
     case .null, .bool, .integer, .unsignedInteger, .string: return nil
-    case .array(let items): return items.lazy.compactMap(\.nonFiniteNumber).first
-    case .object(let members): return members.values.lazy.compactMap(\.nonFiniteNumber).first
+    case .array(let items):
+      for item in items { if let number = item.nonFiniteNumber { return number } }
+      return nil
+    case .object(let members):
+      for member in members.values { if let number = member.nonFiniteNumber { return number } }
+      return nil
     }
   }
 

@@ -89,7 +89,10 @@ extension RouteMigrationStep {
     switch self {
     case .addField(_, _, let value): return value.nonFiniteNumber
     case .mapValues(_, _, let table):
-      return table.lazy.compactMap { $0.key.nonFiniteNumber ?? $0.value.nonFiniteNumber }.first
+      for (key, value) in table {
+        if let number = key.nonFiniteNumber ?? value.nonFiniteNumber { return number }
+      }
+      return nil
     case .renameTag, .renameCase, .renameField, .removeCase, .moveCase, .custom: return nil
     }
   }

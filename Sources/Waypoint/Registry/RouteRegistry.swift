@@ -145,8 +145,10 @@ public struct RouteRegistry: Sendable {
       guard (1..<version).contains(migration.from), plan[migration.from] == nil else {
         throw .invalidMigration(tag: tag, from: migration.from)
       }
-      if let number = migration.steps.lazy.compactMap(\.nonFiniteNumber).first {
-        throw .nonFiniteNumber(number, tag: tag, from: migration.from)
+      for step in migration.steps {
+        if let number = step.nonFiniteNumber {
+          throw .nonFiniteNumber(number, tag: tag, from: migration.from)
+        }
       }
       plan[migration.from] = migration.steps.map(\.canonical)
       for case .renameTag(let old) in migration.steps where !aliases.contains(old) {

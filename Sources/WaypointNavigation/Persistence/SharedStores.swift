@@ -11,9 +11,9 @@ import WaypointSQLite
 /// file through different symbolic links or spellings open it twice, which SQLite allows (it is
 /// then two connections, as two processes would be).
 enum SharedStores {
-  /// The stores open now, by the path's UTF-8 bytes, held weakly: each navigator that uses one
-  /// holds it.
-  private static let open = Mutex([[UInt8]: WeakStore]())
+  /// The stores open now, by the path's bytes (``key(_:)``), held weakly: each navigator that
+  /// uses one holds it.
+  private static let open = Mutex([String: WeakStore]())
 
   private struct WeakStore {
     weak var store: SnapshotStore?
@@ -39,8 +39,18 @@ enum SharedStores {
     return open.withLock { stores in stores[key]?.store }
   }
 
-  private static func key(_ path: String) -> [UInt8] {
-    Array(URL(fileURLWithPath: path).standardizedFileURL.path.utf8)
+  /// The standardized path in ASCII, its other bytes and `%` written `%XX`: two keys are equal
+  /// exactly when the paths' bytes are (ASCII strings compare byte for byte).
+  private static func key(_ path: String) -> String {
+    var key = ""
+    for byte in URL(fileURLWithPath: path).standardizedFileURL.path.utf8 {
+      if byte < 0x80, byte != UInt8(ascii: "%") {
+        key.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        key += "%" + String(byte, radix: 16)
+      }
+    }
+    return key
   }
 }
 
