@@ -248,15 +248,18 @@ struct FrozenReleaseTests {
 }
 
 extension FrozenReleaseTests {
+  /// The findings of the release check of `folder` under `restorer`, which must fail.
+  func releaseFindings(_ folder: URL, _ restorer: Restorer) -> [String] {
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(in: folder, with: restorer, recordingExpectations: false)
+    }
+    return failure?.message.components(separatedBy: "\n\n") ?? []
+  }
+
   @Test("a release check that could not look at everything it claims fails, naming what")
   func checksThatCannotLook() throws {
     let v1 = Restorer(registry: DemoApp.V1.registry())
-    func findings(_ folder: URL) -> [String] {
-      let failure = #expect(throws: WaypointTestFailure.self) {
-        try WaypointAssert.releasesRestore(in: folder, with: v1, recordingExpectations: false)
-      }
-      return failure?.message.components(separatedBy: "\n\n") ?? []
-    }
+    func findings(_ folder: URL) -> [String] { releaseFindings(folder, v1) }
     // No fixture listed: nothing checked, and every file on disk is unlisted.
     let none = try releaseWithExpectations(#"{"formatVersion":1,"release":"1.0","fixtures":[]}"#)
     #expect(
@@ -308,12 +311,7 @@ extension FrozenReleaseTests {
   )
   func fixtureFilesThatAreNotPlain() throws {
     let v1 = Restorer(registry: DemoApp.V1.registry())
-    func findings(_ folder: URL) -> [String] {
-      let failure = #expect(throws: WaypointTestFailure.self) {
-        try WaypointAssert.releasesRestore(in: folder, with: v1, recordingExpectations: false)
-      }
-      return failure?.message.components(separatedBy: "\n\n") ?? []
-    }
+    func findings(_ folder: URL) -> [String] { releaseFindings(folder, v1) }
     let folder = try temporaryFolder()
     try release1().record(in: folder, restoringWith: v1)
     let release = folder.appendingPathComponent("1.0")
