@@ -100,6 +100,13 @@ struct RouteRegistryTests {
       code: .invalidMigration,
       message: "the migration of X from version 0 is outside the tag's versions or given twice"),
     Mistake(
+      name: "a private type without a tag",
+      register: { $0.register(PrivateRoute.self, version: 1) },
+      code: .unstableName,
+      message:
+        "the type \(_typeName(PrivateRoute.self, qualified: true)) is private or local: its name "
+        + "changes at every launch, so register it with a tag: of its own"),
+    Mistake(
       name: "an addField default JSON cannot write",
       register: {
         $0.register(
@@ -261,5 +268,18 @@ struct RouteRegistryTests {
         RouteRecord(tag: "Gone", json: "1"),
         RouteRecord(tag: "App.Route", json: #"{"home":{}}"#, version: 3),
       ])
+  }
+}
+
+/// A route type whose Swift name holds an address (registered with a tag of its own it is fine).
+private enum PrivateRoute: Codable, Hashable, Sendable { case home }
+
+@Suite("Route registry: private types")
+struct PrivateTypeRegistrationTests {
+  @Test("a private type registered with a tag of its own is registered and records")
+  func privateTypeWithTag() throws {
+    let registry = RouteRegistry().registering(PrivateRoute.self, tag: "App.Private")
+    try registry.check()
+    #expect(try registry.encode(PrivateRoute.home).tag == "App.Private")
   }
 }

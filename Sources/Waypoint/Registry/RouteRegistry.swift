@@ -121,10 +121,13 @@ public struct RouteRegistry: Sendable {
     _ type: Route.Type, tag: String?, version: Int, aliases: [String],
     migrations: [RouteMigration], examples: [Route]
   ) throws(RouteRegistryError) {
+    let name = _typeName(type, qualified: true)
+    // A private or local type's name holds an address: `M.(unknown context at $10c0).Route`.
+    if tag == nil, name.contains("(unknown context at ") { throw .unstableName(name) }
     try add(
       RouteType(
-        type, tag: tag ?? _typeName(type, qualified: true), version: version, aliases: aliases,
-        migrations: [:], examples: examples),
+        type, tag: tag ?? name, version: version, aliases: aliases, migrations: [:],
+        examples: examples),
       migrations: migrations)
   }
 

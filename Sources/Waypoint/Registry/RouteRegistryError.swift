@@ -1,7 +1,7 @@
 /// A mistake in how an app registers or saves its route types.
 ///
 /// Registration mistakes (``Code/duplicateName``, ``Code/duplicateType``, ``Code/emptyName``,
-/// ``Code/invalidVersion``, ``Code/invalidMigration``) are programming errors that never depend on
+/// ``Code/invalidVersion``, ``Code/invalidMigration``, ``Code/unstableName``) are programming errors that never depend on
 /// stored data: ``RouteRegistry/register(_:tag:version:aliases:migrations:examples:)`` records them
 /// in ``RouteRegistry/problems`` and ``RouteRegistry/check()`` throws them, in one test of the app.
 /// ``RouteRegistry/record(for:)`` throws the two that depend on the value saved
@@ -13,6 +13,7 @@ public struct RouteRegistryError: Error, Sendable {
   public struct Code: Hashable, Sendable, CustomStringConvertible {
     private enum Value: String, Hashable, Sendable {
       case duplicateName, duplicateType, emptyName, invalidVersion, invalidMigration
+      case unstableName
       case unregisteredType, encodingFailed
     }
     private let value: Value
@@ -26,6 +27,10 @@ public struct RouteRegistryError: Error, Sendable {
     public static var emptyName: Code { Code(.emptyName) }
     /// A version below 1.
     public static var invalidVersion: Code { Code(.invalidVersion) }
+    /// A type registered without a tag whose name changes at every launch: a `private`,
+    /// `fileprivate` or local type, whose Swift name holds a memory address. Its saved routes would
+    /// never be found again; give it a `tag:` of its own.
+    public static var unstableName: Code { Code(.unstableName) }
     /// A migration starts from a version outside `1..<version`, two start from the same version, or
     /// a step holds a number JSON cannot write (an `addField` default or a `mapValues` entry that
     /// is `nan` or infinite).
@@ -89,6 +94,14 @@ public struct RouteRegistryError: Error, Sendable {
       .invalidMigration,
       "the migration of \(tag) from version \(from) holds the number \(number), which JSON cannot write",
       tag: tag)
+  }
+
+  package static func unstableName(_ type: String) -> Self {
+    Self(
+      .unstableName,
+      "the type \(type) is private or local: its name changes at every launch, so register it "
+        + "with a tag: of its own",
+      tag: type)
   }
 
   package static func unregisteredType(_ type: String) -> Self {
