@@ -29,9 +29,21 @@ extension RouteManifest {
   }
 
   /// What a restore of the snapshot would keep and drop, under `policy`, judged from the manifest.
+  ///
+  /// The work is bounded: a route's migrations apply at most 65,536 steps, and all the routes'
+  /// together at most 2^20; a route beyond them is `undetermined`, left to the app.
   public func predict(
     _ snapshot: SceneSnapshot, policy: RestorePolicy = .cutAtFirstFailure,
     limits: InputLimits = .default
+  )
+    -> RestorePrediction
+  {
+    predict(snapshot, policy: policy, limits: limits, migrationSteps: Self.maximumMigrationSteps)
+  }
+
+  /// ``predict(_:policy:limits:)`` with `migrationSteps` as the snapshot's budget of steps.
+  package func predict(
+    _ snapshot: SceneSnapshot, policy: RestorePolicy, limits: InputLimits, migrationSteps: Int
   )
     -> RestorePrediction
   {
@@ -50,8 +62,9 @@ extension RouteManifest {
     }
     // What the routes a migration changed became, by location: to tell kept from migrated.
     var migrated: [RouteLocation: RouteRecord] = [:]
+    let budget = MigrationBudget(steps: migrationSteps)
     let walk = RestorePass.walk(snapshot, policy: policy) { record, location in
-      switch resolve(record, limits: limits) {
+      switch resolve(record, limits: limits, budget: budget) {
       case .kept(let current):
         if current != record { migrated[location] = current }
         return .kept(())
@@ -80,14 +93,21 @@ extension RouteManifest {
     return RestorePrediction(entries: entries, report: walk.report)
   }
 
+  /// The most migration steps one prediction applies, over all the snapshot's routes: about a
+  /// second of work. A route that would need more is left to the app (`undetermined`), never
+  /// guessed: an app's own migrations of a whole snapshot take a small fraction of it.
+  package static let maximumMigrationSteps = 1 << 20
+
   /// One route's fate: migrate with the declarative steps, then check the payload against the
-  /// current shape.
-  package func resolve(_ record: RouteRecord, limits: InputLimits) -> Fate<RouteRecord> {
+  /// current shape. `budget` bounds the steps of every route of one prediction.
+  package func resolve(_ record: RouteRecord, limits: InputLimits, budget: MigrationBudget)
+    -> Fate<RouteRecord>
+  {
     guard var route = route(named: record.tag) else { return .dropped(.unknownTag) }
     var current = record
     if record.version < route.version {
       // As in a restore: only routes of an older version migrate.
-      let engine = MigrationEngine(lookup: evolution(named:), limits: limits)
+      let engine = MigrationEngine(lookup: evolution(named:), limits: limits, budget: budget)
       switch engine.migrate(record) {
       case .current(let migrated, _):
         guard let target = self.route(named: migrated.tag) else { return .dropped(.unknownTag) }
@@ -97,6 +117,9 @@ extension RouteManifest {
       case .undetermined(let step, let tag, let version):
         return .undetermined(
           "migration of \(tag) from version \(version) runs \(step), which needs the app")
+      case .overBudget(let steps):
+        return .undetermined(
+          "judging the snapshot takes more than \(steps) migration steps")
       }
     }
     let shape = route.shape

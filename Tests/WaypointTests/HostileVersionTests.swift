@@ -98,6 +98,59 @@ struct HostileVersionTests {
     #expect(prediction.report == scene.report)
   }
 
+  @Test(
+    "one migration of more than 65,536 steps drops the route, in the restore and the prediction")
+  func tooManySteps() throws {
+    /// A tag at version 2 whose one migration holds `count` renames of a field no payload has.
+    func registry(steps count: Int) -> RouteRegistry {
+      RouteRegistry().registering(
+        Shop.Article.self, tag: "Shop.Article", version: 2,
+        migrations: [
+          RouteMigration(
+            from: 1, (0..<count).map { _ in .renameField(case: nil, from: "x", to: "y") })
+        ])
+    }
+    let stored = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":1}"#, version: 1)
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1), stacks: ["main": [stored]])
+    #expect(
+      Restorer(registry: registry(steps: 1 << 16)).restore(snapshot).report.outcome == .restored)
+    let beyond = registry(steps: (1 << 16) + 1)
+    let scene = Restorer(registry: beyond).restore(snapshot)
+    #expect(
+      scene.report.dropped.map(\.reason.description) == [
+        "migration of Shop.Article from version 1 failed at plan: more than 65536 steps to apply"
+      ])
+    #expect(RouteManifest(registry: beyond).predict(snapshot).report == scene.report)
+  }
+
+  @Test("a prediction applies at most its budget of steps over all routes; the rest need the app")
+  func predictionBudget() throws {
+    // Ten steps a route, a hundred routes, a budget of 255 steps: 25 routes are judged.
+    let registry = RouteRegistry().registering(
+      Shop.Article.self, tag: "Shop.Article", version: 2,
+      migrations: [
+        RouteMigration(from: 1, (0..<10).map { _ in .renameField(case: nil, from: "x", to: "y") })
+      ],
+      examples: [Shop.Article(slug: "a", page: 1)])
+    let stored = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":1}"#, version: 1)
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: ["main": Array(repeating: stored, count: 100)])
+    let manifest = RouteManifest(registry: registry)
+    let bounded = manifest.predict(
+      snapshot, policy: .cutAtFirstFailure, limits: .default, migrationSteps: 255)
+    let fates = bounded.entries.map(\.fate)
+    #expect(fates.prefix(25).allSatisfy { if case .migrated = $0 { true } else { false } })
+    #expect(
+      fates[25] == .undetermined("judging the snapshot takes more than 255 migration steps"))
+    #expect(bounded.hasUndetermined)
+    // With the default budget every route is judged, as the restore judges it.
+    let whole = manifest.predict(snapshot)
+    #expect(!whole.hasUndetermined)
+    #expect(whole.report == Restorer(registry: registry).restore(snapshot).report)
+  }
+
   @Test("a version bumped across a vast range is one note per run of versions without a migration")
   func diffOfVersionsFarApart() throws {
     let old = RouteManifest(

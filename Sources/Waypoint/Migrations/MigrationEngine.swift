@@ -30,16 +30,44 @@ package struct TagEvolution: Sendable {
   }
 }
 
+/// The migration steps a whole judgement may still apply (every route of one snapshot): a manifest
+/// is data from elsewhere, and one migration of it may hold tens of thousands of steps that each of
+/// tens of thousands of routes would replay.
+package final class MigrationBudget {
+  /// The steps left.
+  package private(set) var remaining: Int
+  /// The steps the budget started with.
+  package let total: Int
+
+  package init(steps: Int) {
+    remaining = steps
+    total = steps
+  }
+
+  /// Takes one step; `false` once none is left.
+  func take() -> Bool {
+    guard remaining > 0 else { return false }
+    remaining -= 1
+    return true
+  }
+}
+
 /// Applies migrations to one stored route, from each version that has migrations to the next,
 /// until it reaches its tag's current version.
 package struct MigrationEngine {
   /// Finds a tag (or an alias) and its plan.
   package let lookup: (String) -> TagEvolution?
   package let limits: InputLimits
+  /// Shared by the routes of one judgement, when it has one (offline prediction).
+  package let budget: MigrationBudget?
 
-  package init(lookup: @escaping (String) -> TagEvolution?, limits: InputLimits) {
+  package init(
+    lookup: @escaping (String) -> TagEvolution?, limits: InputLimits,
+    budget: MigrationBudget? = nil
+  ) {
     self.lookup = lookup
     self.limits = limits
+    self.budget = budget
   }
 
   package enum Fate: Equatable {
@@ -50,12 +78,14 @@ package struct MigrationEngine {
     case dropped(DropReason)
     /// A custom step stands in the way and there is no code to run it (offline tools).
     case undetermined(step: String, tag: String, version: Int)
+    /// The judgement's ``MigrationBudget`` ran out before this route reached its version.
+    case overBudget(steps: Int)
   }
 
   /// More moves between tags than this means the plan loops.
   private static let maximumHops = 256
-  /// More steps than this (the migrations of a version, or a move) means the plan loops or was made
-  /// to make the walk long (a manifest is data from elsewhere): far more than an app's history.
+  /// More migrations reached than this, or more steps applied, means the plan loops or was made to
+  /// make the walk long (a manifest is data from elsewhere): far more than an app's history.
   private static let maximumSteps = 1 << 16
 
   package func migrate(_ record: RouteRecord) -> Fate {
@@ -64,6 +94,7 @@ package struct MigrationEngine {
     var payload: JSONNode?
     var hops = 0
     var steps = 0
+    var applied = 0
     while version < evolution.version {
       // A version without migrations is stepped over, not counted.
       if evolution.migrations[version] != nil { steps += 1 }
@@ -77,6 +108,14 @@ package struct MigrationEngine {
       var moved = false
       for step in evolution.migrations[version] ?? [] {
         if case .step(.renameTag) = step { continue }
+        applied += 1
+        guard applied <= Self.maximumSteps else {
+          return .dropped(
+            .migrationFailed(
+              tag: evolution.tag, version: version, step: "plan",
+              message: "more than \(Self.maximumSteps) steps to apply"))
+        }
+        if let budget, !budget.take() { return .overBudget(steps: budget.total) }
         if payload == nil {
           do {
             // Scanned as JSONDecoder scans it: members the steps do not touch stay as written.

@@ -166,6 +166,12 @@ public struct Restorer: Sendable {
         return .dropped(
           .migrationFailed(
             tag: tag, version: version, step: step, message: "the step has no code to run"))
+      case .overBudget(let steps):
+        // A restore gives its engine no budget: the app's own migrations are code, not data.
+        return .dropped(
+          .migrationFailed(
+            tag: record.tag, version: record.version, step: "plan",
+            message: "more than \(steps) migration steps in the snapshot"))
       }
     }
     // Copied from the string's own bytes: `Data(_:)` of a sequence looks for a faster path with
