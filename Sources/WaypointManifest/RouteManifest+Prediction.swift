@@ -62,9 +62,9 @@ extension RouteManifest {
     }
     // What the routes a migration changed became, by location: to tell kept from migrated.
     var migrated: [RouteLocation: RouteRecord] = [:]
-    let budget = MigrationBudget(steps: migrationSteps)
+    var budget = migrationSteps
     let walk = RestorePass.walk(snapshot, policy: policy) { record, location in
-      switch resolve(record, limits: limits, budget: budget) {
+      switch resolve(record, limits: limits, budget: &budget, of: migrationSteps) {
       case .kept(let current):
         if current != record { migrated[location] = current }
         return .kept(())
@@ -99,16 +99,16 @@ extension RouteManifest {
   package static let maximumMigrationSteps = 1 << 20
 
   /// One route's fate: migrate with the declarative steps, then check the payload against the
-  /// current shape. `budget` bounds the steps of every route of one prediction.
-  package func resolve(_ record: RouteRecord, limits: InputLimits, budget: MigrationBudget)
-    -> Fate<RouteRecord>
-  {
+  /// current shape. `budget`, of `total` steps, bounds the steps of every route of one prediction.
+  package func resolve(
+    _ record: RouteRecord, limits: InputLimits, budget: inout Int, of total: Int
+  ) -> Fate<RouteRecord> {
     guard var route = route(named: record.tag) else { return .dropped(.unknownTag) }
     var current = record
     if record.version < route.version {
       // As in a restore: only routes of an older version migrate.
-      let engine = MigrationEngine(lookup: evolution(named:), limits: limits, budget: budget)
-      switch engine.migrate(record) {
+      let engine = MigrationEngine(lookup: evolution(named:), limits: limits)
+      switch engine.migrate(record, budget: &budget) {
       case .current(let migrated, _):
         guard let target = self.route(named: migrated.tag) else { return .dropped(.unknownTag) }
         route = target
@@ -117,9 +117,8 @@ extension RouteManifest {
       case .undetermined(let step, let tag, let version):
         return .undetermined(
           "migration of \(tag) from version \(version) runs \(step), which needs the app")
-      case .overBudget(let steps):
-        return .undetermined(
-          "judging the snapshot takes more than \(steps) migration steps")
+      case .overBudget:
+        return .undetermined("judging the snapshot takes more than \(total) migration steps")
       }
     }
     let shape = route.shape

@@ -30,44 +30,16 @@ package struct TagEvolution: Sendable {
   }
 }
 
-/// The migration steps a whole judgement may still apply (every route of one snapshot): a manifest
-/// is data from elsewhere, and one migration of it may hold tens of thousands of steps that each of
-/// tens of thousands of routes would replay.
-package final class MigrationBudget {
-  /// The steps left.
-  package private(set) var remaining: Int
-  /// The steps the budget started with.
-  package let total: Int
-
-  package init(steps: Int) {
-    remaining = steps
-    total = steps
-  }
-
-  /// Takes one step; `false` once none is left.
-  func take() -> Bool {
-    guard remaining > 0 else { return false }
-    remaining -= 1
-    return true
-  }
-}
-
 /// Applies migrations to one stored route, from each version that has migrations to the next,
 /// until it reaches its tag's current version.
 package struct MigrationEngine {
   /// Finds a tag (or an alias) and its plan.
   package let lookup: (String) -> TagEvolution?
   package let limits: InputLimits
-  /// Shared by the routes of one judgement, when it has one (offline prediction).
-  package let budget: MigrationBudget?
 
-  package init(
-    lookup: @escaping (String) -> TagEvolution?, limits: InputLimits,
-    budget: MigrationBudget? = nil
-  ) {
+  package init(lookup: @escaping (String) -> TagEvolution?, limits: InputLimits) {
     self.lookup = lookup
     self.limits = limits
-    self.budget = budget
   }
 
   package enum Fate: Equatable {
@@ -78,8 +50,8 @@ package struct MigrationEngine {
     case dropped(DropReason)
     /// A custom step stands in the way and there is no code to run it (offline tools).
     case undetermined(step: String, tag: String, version: Int)
-    /// The judgement's ``MigrationBudget`` ran out before this route reached its version.
-    case overBudget(steps: Int)
+    /// The steps `budget` allowed ran out before this route reached its version.
+    case overBudget
   }
 
   /// More moves between tags than this means the plan loops.
@@ -88,7 +60,11 @@ package struct MigrationEngine {
   /// make the walk long (a manifest is data from elsewhere): far more than an app's history.
   private static let maximumSteps = 1 << 16
 
-  package func migrate(_ record: RouteRecord) -> Fate {
+  /// The route brought to its tag's current version. `budget` is the steps the caller still
+  /// allows, shared by the routes of one judgement: a manifest is data from elsewhere, and one
+  /// migration of it may hold tens of thousands of steps that tens of thousands of routes would
+  /// replay (offline prediction gives a budget; a restore runs the app's own code, and gives all).
+  package func migrate(_ record: RouteRecord, budget: inout Int) -> Fate {
     guard var evolution = lookup(record.tag) else { return .dropped(.unknownTag) }
     var version = record.version
     var payload: JSONNode?
@@ -115,7 +91,8 @@ package struct MigrationEngine {
               tag: evolution.tag, version: version, step: "plan",
               message: "more than \(Self.maximumSteps) steps to apply"))
         }
-        if let budget, !budget.take() { return .overBudget(steps: budget.total) }
+        guard budget > 0 else { return .overBudget }
+        budget -= 1
         if payload == nil {
           do {
             // Scanned as JSONDecoder scans it: members the steps do not touch stay as written.
