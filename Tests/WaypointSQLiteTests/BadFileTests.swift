@@ -144,6 +144,38 @@ struct BadFileTests {
     try expectRecovered(path, original: edited)
   }
 
+  @Test(
+    "an id counter planted near its end is damage: the store is moved aside, not full for ever",
+    arguments: ["snapshot", "restore_outcome"])
+  func usedUpCounter(table: String) throws {
+    let path = try populatedStore()
+    let sql = """
+      INSERT OR REPLACE INTO sqlite_sequence (name, seq) VALUES ('\(table)', 9223372036854775807);
+      UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = '\(table)';
+      """
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    let edited = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt
+        && (error as? StoreError)?.detail
+          == "the id counter of \(table) is used up (9223372036854775807)"
+    }
+    try expectRecovered(path, original: edited)
+  }
+
+  @Test("an id counter far from its end is no damage")
+  func counterWithRoom() throws {
+    let path = try populatedStore()
+    let sql = "UPDATE sqlite_sequence SET seq = 9223372032559808511 WHERE name = 'snapshot';"
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    let store = try SnapshotStore(path: path)
+    #expect(store.recovery == nil)
+    try store.save(try snapshot([.home]), scene: "new")
+  }
+
   @Test("an index added beside the searched ones is no edit the store refuses")
   func extraIndex() throws {
     let path = try populatedStore()

@@ -201,7 +201,10 @@ public final class SnapshotStore: @unchecked Sendable {
         if let problem = StoreFile.truncation(of: path, pages: pages, pageSize: pageSize) {
           return (identity, problem)
         }
-        if case .waypoint = identity { try probeEnds(db) }
+        if case .waypoint = identity {
+          try probeEnds(db)
+          if let problem = try usedUpCounter(db) { return (identity, problem) }
+        }
         if configuration.integrityCheck.runsOnOpen(), let problem = try quickCheck(db) {
           return (identity, problem)
         }
@@ -285,6 +288,29 @@ public final class SnapshotStore: @unchecked Sendable {
         // A table an older schema does not have yet.
       }
     }
+  }
+
+  /// A table whose id counter (`AUTOINCREMENT`, in `sqlite_sequence`) is within 2^32 of its end,
+  /// `nil` when none is: every insert into it would fail with `SQLITE_FULL`, reported as a full
+  /// disk, for ever. No store gets there by saving (2^32 saves a second for 68 years); a counter
+  /// planted there is damage, and the store is treated as corrupt.
+  private static func usedUpCounter(_ db: Database) throws(SQLiteError) -> String? {
+    var found: String?
+    do {
+      try db.query(
+        """
+        SELECT name = 'snapshot', seq FROM sqlite_sequence
+        WHERE name IN ('snapshot', 'restore_outcome') AND seq > \(Int64.max - (1 << 32))
+        """
+      ) { row in
+        let table = row.int64() == 1 ? "snapshot" : "restore_outcome"
+        found = "the id counter of \(table) is used up (\(row.int64()))"
+        return .stop
+      }
+    } catch  where error.code.primary == .error {
+      // No sqlite_sequence: no row was ever inserted.
+    }
+    return found
   }
 
   /// The primary keys and indexes that the store's queries search by, from the schema version
