@@ -161,7 +161,26 @@ struct BadFileTests {
     } throws: { error in
       (error as? StoreError)?.code == .corrupt
         && (error as? StoreError)?.detail
-          == "the id counter of \(table) is used up (9223372036854775807)"
+          == "the id counter of \(table) is used up"
+    }
+    try expectRecovered(path, original: edited)
+  }
+
+  @Test("a store whose sqlite_sequence was taken out of its schema is damage")
+  func missingSequence() throws {
+    let path = try populatedStore()
+    let sql = """
+      PRAGMA writable_schema = ON;
+      DELETE FROM sqlite_schema WHERE name = 'sqlite_sequence';
+      PRAGMA writable_schema = OFF;
+      """
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    let edited = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.detail == "the table sqlite_sequence is missing"
     }
     try expectRecovered(path, original: edited)
   }

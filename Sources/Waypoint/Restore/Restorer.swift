@@ -161,17 +161,15 @@ public struct Restorer: Sendable {
         }
         type = target
         current = migrated
-      case .dropped(let reason):
-        return .dropped(reason)
       case .undetermined(let step, let tag, let version):
         return .dropped(
           .migrationFailed(
             tag: tag, version: version, step: step, message: "the step has no code to run"))
+      case .dropped(let reason):
+        return .dropped(reason)
       case .overBudget:
         // Unreached: a route applies at most 65,536 steps, and a restore allows Int.max.
-        return .dropped(
-          .migrationFailed(
-            tag: record.tag, version: record.version, step: "plan", message: "out of steps"))
+        return .dropped(.sceneReset)
       }
     }
     // Copied from the string's own bytes: `Data(_:)` of a sequence looks for a faster path with

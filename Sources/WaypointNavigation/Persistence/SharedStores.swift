@@ -39,18 +39,15 @@ enum SharedStores {
     return open.withLock { stores in stores[key]?.store }
   }
 
-  /// The standardized path in ASCII, its other bytes and `%` written `%XX`: two keys are equal
-  /// exactly when the paths' bytes are (ASCII strings compare byte for byte).
+  /// The standardized path, each byte written as the scalar of its value (U+0000 to U+00FF): no
+  /// two such strings are canonically equivalent (none holds a combining mark), so two keys are
+  /// equal exactly when the paths' bytes are.
   private static func key(_ path: String) -> String {
-    var key = ""
+    var key = String.UnicodeScalarView()
     for byte in URL(fileURLWithPath: path).standardizedFileURL.path.utf8 {
-      if byte < 0x80, byte != UInt8(ascii: "%") {
-        key.unicodeScalars.append(Unicode.Scalar(byte))
-      } else {
-        key += "%" + String(byte, radix: 16)
-      }
+      key.append(Unicode.Scalar(byte))
     }
-    return key
+    return String(key)
   }
 }
 

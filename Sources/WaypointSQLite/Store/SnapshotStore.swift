@@ -295,22 +295,19 @@ public final class SnapshotStore: @unchecked Sendable {
   /// disk, for ever. No store gets there by saving (2^32 saves a second for 68 years); a counter
   /// planted there is damage, and the store is treated as corrupt.
   private static func usedUpCounter(_ db: Database) throws(SQLiteError) -> String? {
-    var found: String?
     do {
-      try db.query(
+      // 9223372032559808511 is 2^63 - 1 - 2^32.
+      let table = try db.scalar(
         """
-        SELECT name = 'snapshot', seq FROM sqlite_sequence
-        WHERE name IN ('snapshot', 'restore_outcome') AND seq > \(Int64.max - (1 << 32))
+        SELECT name FROM sqlite_sequence
+        WHERE name IN ('snapshot', 'restore_outcome') AND seq > 9223372032559808511
         """
-      ) { row in
-        let table = row.int64() == 1 ? "snapshot" : "restore_outcome"
-        found = "the id counter of \(table) is used up (\(row.int64()))"
-        return .stop
-      }
+      ) { $0.text() }
+      return table.map { "the id counter of \($0 ?? "a table") is used up" }
     } catch  where error.code.primary == .error {
-      // No sqlite_sequence: no row was ever inserted.
+      // SQLite makes sqlite_sequence with the first table that has AUTOINCREMENT (schema 1).
+      return "the table sqlite_sequence is missing"
     }
-    return found
   }
 
   /// The primary keys and indexes that the store's queries search by, from the schema version
