@@ -35,7 +35,8 @@ public struct SnapshotFixture: Sendable {
       private let value: Value
       private init(_ value: Value) { self.value = value }
 
-      /// The file could not be read; `underlying` is the system's error.
+      /// The file could not be read (or is not a regular file, or is too large); `underlying` says
+      /// why.
       public static var unreadable: Code { Code(.unreadable) }
       /// The file is neither a JSON object nor a JSON array.
       public static var unrecognized: Code { Code(.unrecognized) }
@@ -68,21 +69,33 @@ public struct SnapshotFixture: Sendable {
     self.kind = kind
   }
 
+  /// The most bytes ``init(contentsOf:stack:)`` reads: far above any document a restore reads
+  /// (1 MiB by default), and a bound on what a stray file costs a test run.
+  public static let maxFileBytes = 64 << 20
+
   /// Loads a fixture file, telling a snapshot document from a `NavigationPath` array by its first
-  /// non-blank character. A `NavigationPath` array restores into `stack`.
+  /// non-blank character (after a UTF-8 byte order mark, which the restore reads past too). A
+  /// `NavigationPath` array restores into `stack`.
   ///
-  /// - Throws: ``LoadError``: ``LoadError/Code/unreadable`` when the file cannot be read,
-  ///   ``LoadError/Code/unrecognized`` when it starts with neither `{` nor `[`.
+  /// - Throws: ``LoadError``: ``LoadError/Code/unreadable`` when the file cannot be read, is not a
+  ///   regular file (a folder, a FIFO, a device; a link is followed) or is larger than
+  ///   ``maxFileBytes``; ``LoadError/Code/unrecognized`` when it starts with neither `{` nor `[`.
   public init(contentsOf url: URL, stack: String = SceneSnapshot.mainStackName) throws(LoadError) {
     let data: Data
     do {
-      data = try Data(contentsOf: url)
+      data = try FixtureFiles.read(url, limit: Self.maxFileBytes)
     } catch {
+      let prefix = url.path + ": "
+      let reason =
+        error.message.hasPrefix(prefix)
+        ? String(error.message.dropFirst(prefix.count)) : error.message
       throw LoadError(
-        code: .unreadable, path: url.path,
-        message: "cannot read fixture: \(error.localizedDescription)", underlying: error)
+        code: .unreadable, path: url.path, message: "cannot read fixture: \(reason)",
+        underlying: error)
     }
-    let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let text = data.starts(with: bom) ? data.dropFirst(bom.count) : data[...]
+    let first = text.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
     switch first {
     case UInt8(ascii: "{"): self.init(data: data, kind: .snapshotDocument)
     case UInt8(ascii: "["): self.init(data: data, kind: .navigationPath(stack: stack))

@@ -74,4 +74,46 @@ struct SnapshotFixtureTests {
       )
     }
   }
+
+  @Test("a byte order mark before the document is read past, as the restore reads past it")
+  func byteOrderMark() throws {
+    let registry = RouteRegistry().registering(Route.self, tag: "App.Route")
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: ["main": [RouteRecord(tag: "App.Route", json: #"{"home":{}}"#)]])
+    let url = directory.appendingPathComponent("bom.json")
+    try (Data([0xEF, 0xBB, 0xBF]) + snapshot.encoded()).write(to: url)
+    let fixture = try SnapshotFixture(contentsOf: url)
+    #expect(fixture.kind == .snapshotDocument)
+    #expect(fixture.restore(with: Restorer(registry: registry)).report.outcome == .restored)
+  }
+
+  @Test("a folder, a FIFO or a file over the size bound is unreadable, at once")
+  func notAFixtureFile() throws {
+    let folder = directory.appendingPathComponent("folder.json")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    let fifo = directory.appendingPathComponent("fifo.json")
+    #expect(mkfifo(fifo.path, 0o600) == 0)
+    // A sparse file one byte over the bound: its size, not its bytes, refuses it.
+    let big = directory.appendingPathComponent("big.json")
+    #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+    let handle = try FileHandle(forWritingTo: big)
+    try handle.truncate(atOffset: UInt64(SnapshotFixture.maxFileBytes + 1))
+    try handle.close()
+    let expected = [
+      (folder, "cannot read fixture: cannot read: it is a folder"),
+      (fifo, "cannot read fixture: cannot read: it is not a regular file"),
+      (
+        big,
+        "cannot read fixture: \(SnapshotFixture.maxFileBytes + 1) bytes, more than the \(SnapshotFixture.maxFileBytes) allowed"
+      ),
+    ]
+    for (url, message) in expected {
+      let error = #expect(throws: SnapshotFixture.LoadError.self) {
+        _ = try SnapshotFixture(contentsOf: url)
+      }
+      #expect(error?.code == .unreadable)
+      #expect(error?.message == message)
+    }
+  }
 }
