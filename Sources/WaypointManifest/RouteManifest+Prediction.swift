@@ -30,8 +30,9 @@ extension RouteManifest {
 
   /// What a restore of the snapshot would keep and drop, under `policy`, judged from the manifest.
   ///
-  /// The work is bounded: a route's migrations apply at most 65,536 steps, and all the routes'
-  /// together at most 2^20; a route beyond them is `undetermined`, left to the app.
+  /// The work is bounded: a route needing more than 65,536 migrations or steps is dropped, as the
+  /// restore drops it; the snapshot's routes together take at most 2^20 units (each migration
+  /// reached and each of its steps), and the routes beyond are `undetermined`, left to the app.
   public func predict(
     _ snapshot: SceneSnapshot, policy: RestorePolicy = .cutAtFirstFailure,
     limits: InputLimits = .default
@@ -93,8 +94,8 @@ extension RouteManifest {
     return RestorePrediction(entries: entries, report: walk.report)
   }
 
-  /// The most migration steps one prediction applies, over all the snapshot's routes: about a
-  /// second of work. A route that would need more is left to the app (`undetermined`), never
+  /// The most migration steps one prediction applies (each migration reached counts as one too),
+  /// over all the snapshot's routes: about a second of work. A route that would need more is left to the app (`undetermined`), never
   /// guessed: an app's own migrations of a whole snapshot take a small fraction of it.
   package static let maximumMigrationSteps = 1 << 20
 

@@ -151,13 +151,16 @@ extension RouteRegistry {
       RouteManifest.Migration(RouteMigration(from: from, type.migrations[from] ?? []))
     }
     var samples: [ObjectIdentifier: [JSONValue]] = [:]
+    // The tag of each registered type, by the type's identifier.
+    var tags: [ObjectIdentifier: String] = [:]
     for entry in types.values {
+      tags[entry.typeID] = entry.tag
       let entrySamples = entry.samples
       if !entrySamples.isEmpty { samples[entry.typeID] = entrySamples }
     }
     return RouteManifest.Route(
       tag: tag, version: type.version, aliases: type.aliases,
-      shape: type.shape(references: tagsByTypeID, samples: samples), migrations: migrations)
+      shape: type.shape(references: tags, samples: samples), migrations: migrations)
   }
 }
 

@@ -166,6 +166,22 @@ struct BadFileTests {
     try expectRecovered(path, original: edited)
   }
 
+  @Test("an id planted at the end, its counter reset, is damage too")
+  func plantedLargestID() throws {
+    let path = try populatedStore()
+    let sql = """
+      UPDATE snapshot SET id = 9223372036854775807 WHERE id = (SELECT min(id) FROM snapshot);
+      UPDATE sqlite_sequence SET seq = 3 WHERE name = 'snapshot';
+      """
+    #expect(rawExecute(path, sql) == SQLITE_OK)
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.detail == "the id counter of snapshot is used up"
+    }
+  }
+
   @Test("a store whose sqlite_sequence was taken out of its schema is damage")
   func missingSequence() throws {
     let path = try populatedStore()
@@ -247,10 +263,13 @@ struct BadFileTests {
     // SQLite's open of a FIFO waits for a writer: this thread is one, so that an open that waits
     // ends (and the test fails on its error) instead of hanging.
     let done = ManagedAtomicFlag()
+    let journal = directory.path("journal.sqlite") + "-journal"
     let writer = Thread {
       while !done.isSet {
-        let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
-        if descriptor >= 0 { close(descriptor) }
+        for path in [fifo, journal] {
+          let descriptor = open(path, O_WRONLY | O_NONBLOCK)
+          if descriptor >= 0 { close(descriptor) }
+        }
         usleep(1000)
       }
     }
@@ -267,6 +286,21 @@ struct BadFileTests {
           _ = try SnapshotStore(path: path, access: access)
         }
       }
+    }
+    // A FIFO at a store's -journal, where SQLite looks for a hot journal, waits for ever too.
+    let store = directory.path("journal.sqlite")
+    _ = try SnapshotStore(path: store)
+    #expect(mkfifo(journal, 0o600) == 0)
+    for access in [SnapshotStore.Access.readWrite, .readOnly] {
+      expectStoreError(
+        .cannotOpen(path: store, detail: journal + " beside it is not a regular file")
+      ) {
+        _ = try SnapshotStore(path: store, access: access)
+      }
+    }
+    try FileManager.default.removeItem(atPath: journal)
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: store + suffix)
     }
     // Nothing was created beside them (SQLite makes a -journal beside a device it opens).
     #expect(

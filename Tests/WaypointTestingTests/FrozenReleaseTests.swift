@@ -279,6 +279,11 @@ extension FrozenReleaseTests {
       findings(copied) == [
         "release 1.0: phone.snapshot.json is not listed in expectations.json, so it is never restored: record the release again with it, or remove the file"
       ])
+    // The outcomes of a release the check refuses are refused too.
+    let outcomes = #expect(throws: WaypointTestFailure.self) {
+      _ = try WaypointAssert.releaseOutcomes(in: copied, with: v1)
+    }
+    #expect(outcomes?.message == findings(copied).first)
     // Another release's expectations, a fixture listed twice, a format below 1.
     let fixture = #"{"name":"ipad","kind":"snapshot","outcome":"restored","drops":[]}"#
     let other = try releaseWithExpectations(
@@ -287,7 +292,7 @@ extension FrozenReleaseTests {
     #expect(
       otherFindings.prefix(2) == [
         #"release 1.0: expectations.json was recorded for release "2.0"; a release folder is named after its release"#,
-        #"release 1.0: expectations.json lists the fixture "ipad" more than once"#,
+        #"release 1.0: expectations.json lists the fixture "ipad" more than once (names are compared ignoring case)"#,
       ])
     let below = try releaseWithExpectations(
       #"{"formatVersion":-5,"release":"1.0","fixtures":["# + fixture + "]}")
@@ -362,6 +367,18 @@ extension FrozenReleaseTests {
         #"cannot record release "1.0": scene phone holds a route that was not recorded ("#) == true)
     #expect(mistake?.message.contains("Unregistered") == true)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    // Two names that differ only in case are one file on macOS.
+    var cased = FrozenRelease("1.0", registry: registry)
+    let sound = SceneBuilder(registry: registry).main(DemoApp.V1.Route.faq).snapshot
+    cased.add("Phone", snapshot: sound)
+    cased.add("phone", snapshot: sound)
+    let collision = #expect(throws: WaypointTestFailure.self) {
+      try cased.record(in: folder, restoringWith: v1)
+    }
+    #expect(
+      collision?.message
+        == #"cannot record release "1.0": two fixtures are named "phone" but for case, which is one file on macOS"#
+    )
     // Replaced by a sound snapshot of the same name, it records.
     release.add(
       "phone", snapshot: SceneBuilder(registry: registry).main(DemoApp.V1.Route.faq).snapshot)

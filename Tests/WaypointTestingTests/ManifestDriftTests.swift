@@ -189,6 +189,18 @@ struct ManifestDriftTests {
     try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: false)
   }
 
+  @Test("recording never replaces a manifest of a newer format: the kit is what is old")
+  func newerManifestKept() throws {
+    let file = try temporaryFolder().appendingPathComponent("routes.manifest.json")
+    let newer = Data(#"{"manifest":99,"schemaVersion":1,"routes":[]}"#.utf8)
+    try newer.write(to: file)
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.manifestMatches(file, registry: DemoApp.V3.registry(), recording: true)
+    }
+    #expect(failure?.message.hasSuffix("Update WaypointTesting") == true)
+    #expect(try Data(contentsOf: file) == newer)
+  }
+
   @Test("a registry with a registration mistake fails before any comparison")
   func registrationMistake() throws {
     let registry = DemoApp.V3.registry().registering(After.self, tag: "", examples: [.home])

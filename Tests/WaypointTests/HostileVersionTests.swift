@@ -126,7 +126,8 @@ struct HostileVersionTests {
 
   @Test("a prediction applies at most its budget of steps over all routes; the rest need the app")
   func predictionBudget() throws {
-    // Ten steps a route, a hundred routes, a budget of 255 steps: 25 routes are judged.
+    // A migration of ten steps a route, eleven units of the budget (the migration reached and its
+    // steps), a hundred routes, a budget of 255: 23 routes are judged.
     let registry = RouteRegistry().registering(
       Shop.Article.self, tag: "Shop.Article", version: 2,
       migrations: [
@@ -141,14 +142,34 @@ struct HostileVersionTests {
     let bounded = manifest.predict(
       snapshot, policy: .cutAtFirstFailure, limits: .default, migrationSteps: 255)
     let fates = bounded.entries.map(\.fate)
-    #expect(fates.prefix(25).allSatisfy { if case .migrated = $0 { true } else { false } })
+    #expect(fates.prefix(23).allSatisfy { if case .migrated = $0 { true } else { false } })
     #expect(
-      fates[25] == .undetermined("judging the snapshot takes more than 255 migration steps"))
+      fates[23] == .undetermined("judging the snapshot takes more than 255 migration steps"))
     #expect(bounded.hasUndetermined)
     // With the default budget every route is judged, as the restore judges it.
     let whole = manifest.predict(snapshot)
     #expect(!whole.hasUndetermined)
     #expect(whole.report == Restorer(registry: registry).restore(snapshot).report)
+  }
+
+  @Test("migrations that only rename the tag still pay the prediction's budget")
+  func renameTagsPayTheBudget() throws {
+    // 600 migrations of one renameTag each: 1,200 units a route, at no work on the payload.
+    let registry = RouteRegistry().registering(
+      Shop.Article.self, tag: "Shop.Article", version: 601,
+      migrations: (1...600).map { RouteMigration(from: $0, [.renameTag(from: "Old\($0)")]) },
+      examples: [Shop.Article(slug: "a", page: 1)])
+    let stored = RouteRecord(tag: "Shop.Article", json: #"{"slug":"a","page":1}"#, version: 1)
+    let snapshot = SceneSnapshot(
+      metadata: SnapshotMetadata(routeSchemaVersion: 1),
+      stacks: ["main": Array(repeating: stored, count: 10)])
+    let bounded = RouteManifest(registry: registry).predict(
+      snapshot, policy: .cutAtFirstFailure, limits: .default, migrationSteps: 5_000)
+    let judged = bounded.entries.prefix { if case .migrated = $0.fate { true } else { false } }
+    #expect(judged.count == 4)
+    #expect(
+      bounded.entries[4].fate
+        == .undetermined("judging the snapshot takes more than 5000 migration steps"))
   }
 
   @Test("a version bumped across a vast range is one note per run of versions without a migration")

@@ -72,8 +72,15 @@ package struct MigrationEngine {
     var steps = 0
     var applied = 0
     while version < evolution.version {
+      let plan = evolution.migrations[version] ?? []
       // A version without migrations is stepped over, not counted.
-      if evolution.migrations[version] != nil { steps += 1 }
+      if evolution.migrations[version] != nil {
+        steps += 1
+        // The budget pays for the migration reached and each of its steps, renames of the tag
+        // included.
+        guard budget > plan.count else { return .overBudget }
+        budget -= plan.count + 1
+      }
       guard hops <= Self.maximumHops, steps <= Self.maximumSteps else {
         let message =
           hops > Self.maximumHops
@@ -82,8 +89,7 @@ package struct MigrationEngine {
           .migrationFailed(tag: evolution.tag, version: version, step: "plan", message: message))
       }
       var moved = false
-      for step in evolution.migrations[version] ?? [] {
-        if case .step(.renameTag) = step { continue }
+      for step in plan {
         applied += 1
         guard applied <= Self.maximumSteps else {
           return .dropped(
@@ -91,8 +97,7 @@ package struct MigrationEngine {
               tag: evolution.tag, version: version, step: "plan",
               message: "more than \(Self.maximumSteps) steps to apply"))
         }
-        guard budget > 0 else { return .overBudget }
-        budget -= 1
+        if case .step(.renameTag) = step { continue }
         if payload == nil {
           do {
             // Scanned as JSONDecoder scans it: members the steps do not touch stay as written.
@@ -231,7 +236,7 @@ package struct MigrationEngine {
         return fail(String(describing: error))
       }
       if let number = result.nonFiniteNumber {
-        return fail("it returned the number \(number), which JSON cannot write")
+        return fail("it returned the number \(number.description), which JSON cannot write")
       }
       return .value(JSONNode(result))
     }

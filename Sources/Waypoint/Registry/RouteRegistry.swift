@@ -266,9 +266,6 @@ public struct RouteRegistry: Sendable {
   /// manifest).
   package var routeTypes: [String: RouteType] { entries }
 
-  /// The tag of each registered type, by the type's `ObjectIdentifier`.
-  package var tagsByTypeID: [ObjectIdentifier: String] { recordings.mapValues(\.tag) }
-
   /// The migration plan of the tag stored as `name` (a tag or an alias).
   package func evolution(named name: String) -> TagEvolution? { routeType(named: name)?.evolution }
 

@@ -92,7 +92,7 @@ public struct RouteRegistryError: Error, Sendable {
   package static func nonFiniteNumber(_ number: Double, tag: String, from: Int) -> Self {
     Self(
       .invalidMigration,
-      "the migration of \(tag) from version \(from) holds the number \(number), which JSON cannot write",
+      "the migration of \(tag) from version \(from) holds the number \(number.description), which JSON cannot write",
       tag: tag)
   }
 

@@ -296,14 +296,22 @@ public final class SnapshotStore: @unchecked Sendable {
   /// planted there is damage, and the store is treated as corrupt.
   private static func usedUpCounter(_ db: Database) throws(SQLiteError) -> String? {
     do {
+      // SQLite's next id is past the larger of the counter and the largest id. (The largest id of
+      // restore_outcome is not read: older schemas do not have the table.)
       // 9223372032559808511 is 2^63 - 1 - 2^32.
       let table = try db.scalar(
         """
-        SELECT name FROM sqlite_sequence
-        WHERE name IN ('snapshot', 'restore_outcome') AND seq > 9223372032559808511
+        SELECT CASE
+          WHEN (SELECT max(id) FROM snapshot) > 9223372032559808511
+            OR (SELECT max(seq) FROM sqlite_sequence WHERE name = 'snapshot') > 9223372032559808511
+            THEN 'snapshot'
+          WHEN (SELECT max(seq) FROM sqlite_sequence WHERE name = 'restore_outcome')
+            > 9223372032559808511 THEN 'restore_outcome'
+        END
         """
       ) { $0.text() }
-      return table.map { "the id counter of \($0 ?? "a table") is used up" }
+      guard let name = table ?? nil else { return nil }
+      return "the id counter of \(name) is used up"
     } catch  where error.code.primary == .error {
       // SQLite makes sqlite_sequence with the first table that has AUTOINCREMENT (schema 1).
       return "the table sqlite_sequence is missing"

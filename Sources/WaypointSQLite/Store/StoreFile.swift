@@ -11,13 +11,21 @@ package enum StoreFile {
   /// Checks the path before SQLite sees it, and creates a missing file with permissions 0600 (routes
   /// can hold personal ids; SQLite gives the `-wal` and `-shm` files the same permissions).
   ///
-  /// Only a regular file (or a link to one) is a store: SQLite's open of a FIFO waits for a writer
-  /// for ever, and a device gets a `-journal` file created beside it.
+  /// Only a regular file (or a link to one) is a store, and only a regular file may stand at its
+  /// `-journal` (beside the file a link leads to, where SQLite looks): SQLite's open of a FIFO
+  /// waits for a writer for ever, and a device gets a `-journal` file created beside it. (A FIFO
+  /// at `-wal` is read without waiting, and one at `-shm` is refused by SQLite as an I/O error.)
   package static func prepare(_ path: String, create: Bool) throws(StoreError) {
     var info = stat()
     if stat(path, &info) == 0 {
       switch info.st_mode & S_IFMT {
-      case S_IFREG: return
+      case S_IFREG:
+        // SQLite looks for a hot journal beside the file it opened, the link's target.
+        let journal = target(of: path) + "-journal"
+        if stat(journal, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+          throw .cannotOpen(path: path, detail: journal + " beside it is not a regular file")
+        }
+        return
       case S_IFDIR:
         throw .cannotOpen(path: path, detail: "a directory stands where the store file should be")
       default:

@@ -20,7 +20,7 @@ extension WaypointAssert {
   /// With `recording` (`WAYPOINT_RECORD_FIXTURES=1`) a differing or missing file is rewritten (to a
   /// temporary name, then renamed) and the assertion still fails once, listing the differences.
   /// An unreadable, oversized (over 1 MiB) or malformed committed manifest is a failure; with
-  /// `recording`, a malformed one is rewritten. A registry with a registration mistake
+  /// `recording`, a malformed one is rewritten (one of a newer format never is). A registry with a registration mistake
   /// (`RouteRegistry.problems`) is a failure before any comparison.
   public static func manifestMatches(
     _ file: URL, registry: RouteRegistry, release: String = "the committed release",
@@ -52,7 +52,11 @@ extension WaypointAssert {
       committed = try RouteManifest(decoding: data)
     } catch {
       // A manifest is always made again from the registry: recording replaces one that does not
-      // read (a merge conflict, say).
+      // read (a merge conflict, say), never one a newer kit wrote.
+      if error.code == .newerFormat {
+        throw WaypointTestFailure(
+          "\(file.path) is not a route manifest this kit reads: \(error). Update WaypointTesting")
+      }
       guard recording else {
         throw WaypointTestFailure(
           "\(file.path) is not a route manifest: \(error). Record it again with "

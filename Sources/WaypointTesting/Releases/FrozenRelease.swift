@@ -75,7 +75,7 @@ public struct FrozenRelease: Sendable {
   /// interrupted recording leaves no half-written release.
   ///
   /// - Throws: ``WaypointTestFailure`` when the release has no fixture, when a name cannot be a
-  ///   file name, when a snapshot added with ``add(_:snapshot:)`` holds a route that could not be
+  ///   file name or two differ only in case (one file on macOS), when a snapshot added with ``add(_:snapshot:)`` holds a route that could not be
   ///   recorded (an unregistered type, a value `JSONEncoder` refuses: its drop would be frozen as
   ///   the expected outcome), when the release folder exists and `replacing` is `false` (a recorded
   ///   release is never overwritten unasked), or when a file cannot be written.
@@ -91,6 +91,13 @@ public struct FrozenRelease: Sendable {
     guard !fixtures.isEmpty else {
       throw WaypointTestFailure(
         "cannot record release \"\(name)\": it has no fixture, so its check would prove nothing")
+    }
+    // On macOS's file system names that differ only in case are one file.
+    var lowercased: Set<String> = []
+    for fixture in fixtures where !lowercased.insert(fixture.name.lowercased()).inserted {
+      throw WaypointTestFailure(
+        "cannot record release \"\(name)\": two fixtures are named \"\(fixture.name)\" but for "
+          + "case, which is one file on macOS")
     }
     for fixture in fixtures {
       if let problem = unrecordable[fixture.name] {

@@ -62,7 +62,10 @@ struct ReleaseCheck {
     -> [(name: String, outcome: RestoreOutcome)]
   {
     var outcomes: [(name: String, outcome: RestoreOutcome)] = []
-    for expected in try load().fixtures {
+    let expectations = try load()
+    // The release check's own refusals: a release it would fail gives no outcomes either.
+    if let problem = problems(of: expectations).first { throw WaypointTestFailure(problem) }
+    for expected in expectations.fixtures {
       if let problem = FixtureFiles.problem(withName: expected.name) {
         throw WaypointTestFailure(
           "release \(release): expectations.json names the fixture \"\(expected.name)\": \(problem)"
@@ -99,11 +102,12 @@ struct ReleaseCheck {
         "release \(release): \(FixtureExpectations.fileName) was recorded for release "
           + "\"\(expectations.release)\"; a release folder is named after its release")
     }
+    // Compared ignoring case: on macOS's file system `Phone` and `phone` are one file.
     var names: Set<String> = []
-    for fixture in expectations.fixtures where !names.insert(fixture.name).inserted {
+    for fixture in expectations.fixtures where !names.insert(fixture.name.lowercased()).inserted {
       problems.append(
         "release \(release): \(FixtureExpectations.fileName) lists the fixture "
-          + "\"\(fixture.name)\" more than once")
+          + "\"\(fixture.name)\" more than once (names are compared ignoring case)")
     }
     let listed = Set(expectations.fixtures.map(\.fileName))
     let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
