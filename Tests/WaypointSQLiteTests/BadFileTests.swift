@@ -47,6 +47,16 @@ struct BadFileTests {
     #expect(try SnapshotStore(path: path).recovery == nil)
   }
 
+  /// Opening `path` without recovery throws `corrupt` with `detail`.
+  func expectCorrupt(_ path: String, detail: String) {
+    #expect {
+      _ = try SnapshotStore(
+        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
+    } throws: { error in
+      (error as? StoreError)?.code == .corrupt && (error as? StoreError)?.detail == detail
+    }
+  }
+
   /// Opening `path` without recovery, and read-only, throws `corrupt` naming it.
   func expectRefusedAsCorrupt(_ path: String) {
     #expect {
@@ -155,14 +165,7 @@ struct BadFileTests {
       """
     #expect(rawExecute(path, sql) == SQLITE_OK)
     let edited = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect {
-      _ = try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
-    } throws: { error in
-      (error as? StoreError)?.code == .corrupt
-        && (error as? StoreError)?.detail
-          == "the id counter of \(table) is used up"
-    }
+    expectCorrupt(path, detail: "the id counter of \(table) is used up")
     try expectRecovered(path, original: edited)
   }
 
@@ -174,12 +177,7 @@ struct BadFileTests {
       UPDATE sqlite_sequence SET seq = 3 WHERE name = 'snapshot';
       """
     #expect(rawExecute(path, sql) == SQLITE_OK)
-    #expect {
-      _ = try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
-    } throws: { error in
-      (error as? StoreError)?.detail == "the id counter of snapshot is used up"
-    }
+    expectCorrupt(path, detail: "the id counter of snapshot is used up")
   }
 
   @Test("a store whose sqlite_sequence was taken out of its schema is damage")
@@ -192,12 +190,7 @@ struct BadFileTests {
       """
     #expect(rawExecute(path, sql) == SQLITE_OK)
     let edited = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect {
-      _ = try SnapshotStore(
-        path: path, configuration: StoreConfiguration(recoversCorruptFiles: false))
-    } throws: { error in
-      (error as? StoreError)?.detail == "the table sqlite_sequence is missing"
-    }
+    expectCorrupt(path, detail: "the table sqlite_sequence is missing")
     try expectRecovered(path, original: edited)
   }
 
