@@ -95,8 +95,9 @@ extension RouteManifest {
   }
 
   /// The most migration steps one prediction applies (each migration reached counts as one too),
-  /// over all the snapshot's routes: about a second of work. A route that would need more is left to the app (`undetermined`), never
-  /// guessed: an app's own migrations of a whole snapshot take a small fraction of it.
+  /// over all the snapshot's routes: about a second of work. The routes reached once it is spent
+  /// are left to the app (`undetermined`), never guessed; an app's own migrations of a whole
+  /// snapshot take a small fraction of it.
   package static let maximumMigrationSteps = 1 << 20
 
   /// One route's fate: migrate with the declarative steps, then check the payload against the

@@ -1,9 +1,10 @@
 /// A mistake in how an app registers or saves its route types.
 ///
 /// Registration mistakes (``Code/duplicateName``, ``Code/duplicateType``, ``Code/emptyName``,
-/// ``Code/invalidVersion``, ``Code/invalidMigration``, ``Code/unstableName``) are programming errors that never depend on
-/// stored data: ``RouteRegistry/register(_:tag:version:aliases:migrations:examples:)`` records them
-/// in ``RouteRegistry/problems`` and ``RouteRegistry/check()`` throws them, in one test of the app.
+/// ``Code/invalidVersion``, ``Code/invalidMigration``, ``Code/unstableName``) are programming
+/// errors that never depend on stored data:
+/// ``RouteRegistry/register(_:tag:version:aliases:migrations:examples:)`` records them in
+/// ``RouteRegistry/problems`` and ``RouteRegistry/check()`` throws them, in one test of the app.
 /// ``RouteRegistry/record(for:)`` throws the two that depend on the value saved
 /// (``Code/unregisteredType``, ``Code/encodingFailed``). Match on ``code``; new codes may be added,
 /// so a `switch` over it needs a `default`.

@@ -6,8 +6,9 @@ import Foundation
 /// On iOS, tvOS and visionOS it is `UIApplication.beginBackgroundTask(withName:expirationHandler:)`
 /// and `endBackgroundTask(_:)`; on watchOS, `ProcessInfo.performExpiringActivity(withReason:using:)`;
 /// on macOS, which does not suspend apps but may terminate them, an activity of `ProcessInfo`
-/// (`beginActivity(options:reason:)`) that disables sudden and automatic termination. Elsewhere (Linux, where the tests run) the work simply runs. Tests replace it with one that
-/// records the order of the requests (``SceneNavigator/backgroundTime``).
+/// (`beginActivity(options:reason:)`) that disables sudden and automatic termination. Elsewhere
+/// (Linux, where the tests run) the work simply runs. Tests replace it with one that records the
+/// order of the requests (``SceneNavigator/backgroundTime``).
 public struct BackgroundTime: Sendable {
   /// Runs `work` holding background time named `name`, and gives the time back when it ends.
   let perform:
@@ -26,9 +27,8 @@ public struct BackgroundTime: Sendable {
 
   /// The platform's own: `UIApplication`'s background tasks where UIKit has them, an expiring
   /// activity of `ProcessInfo` on watchOS, an activity that holds off termination on macOS, none
-  /// elsewhere. When the system takes the
-  /// time back before the work ends, the work still runs to its end (a save is short); nothing
-  /// more is started.
+  /// elsewhere. When the system takes the time back before the work ends, the work still runs to
+  /// its end (a save is short); nothing more is started.
   public static var system: BackgroundTime {
     BackgroundTime { name, work in
       #if canImport(UIKit) && !os(watchOS)
