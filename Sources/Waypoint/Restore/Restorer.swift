@@ -106,7 +106,15 @@ public struct Restorer: Sendable {
   /// updates again. `nil` when nothing is newer.
   package func newerVersions(in snapshot: SceneSnapshot) -> RestoreReport? {
     Self.newerVersions(
-      in: snapshot, schemaVersion: registry.schemaVersion, version: registry.version(of:))
+      in: snapshot, schemaVersion: registry.schemaVersion, version: Self.versions(of: registry))
+  }
+
+  /// The registry's lookup of versions, as a value: the restore and a manifest's prediction run
+  /// the one compiled ``newerVersions(in:schemaVersion:version:)``, not a copy specialized for the
+  /// registry's lookup (code every app carries twice).
+  @inline(never)
+  private static func versions(of registry: RouteRegistry) -> (String) -> Int? {
+    registry.version(of:)
   }
 
   /// ``newerVersions(in:)`` for any source of versions (a registry, or a manifest offline).
