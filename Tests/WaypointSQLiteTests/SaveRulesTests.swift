@@ -461,6 +461,33 @@ struct IntegrityScheduleTests {
     #expect(try store.restore(scene: "A", with: restorer).scene.routes(Route.self) == [.home])
   }
 
+  @Test("a restore that runs into damage reports the store unavailable, not an empty scene")
+  func restoreFindsDamage() throws {
+    let path = directory.path()
+    do {
+      let store = try SnapshotStore(path: path)
+      for index in 0..<60 {
+        var state = try snapshot(Array(repeating: .item(id: index), count: 30))
+        if index == 30 { state.metadata.appBuild = "middle-marker" }
+        try store.save(state, scene: index == 30 ? "victim" : "scene-\(index)")
+      }
+    }
+    try damageMiddlePage(path)
+    let store = try SnapshotStore(path: path)
+    #expect(store.recovery == nil)
+    let restoration = store.restore(scene: "victim", with: restorer)
+    #expect(store.recovery != nil)
+    #expect(restoration.report.outcome == .root)
+    #expect(!restoration.recorded)
+    #expect(restoration.snapshotID == nil)
+    let reason = try #require(restoration.report.dropped.first?.reason)
+    #expect(reason.code == .storeUnavailable)
+    #expect(reason.description.contains("corrupt store"))
+    // The next launch finds the fresh store: the scene restores to the root, nothing to report.
+    let next = store.restore(scene: "victim", with: restorer)
+    #expect(next.report.dropped.isEmpty && next.recorded)
+  }
+
   @Test("with integrityCheck .never, an error is only reported")
   func neverChecksAfterError() throws {
     let path = try populated(60)

@@ -34,7 +34,7 @@ extension SnapshotStore {
     do {
       let marks = marks
       let limits = restorer.limits
-      if let (listed, first) = listAndCountFirst(scene, marks, rule, limits) {
+      if let (listed, first) = try listAndCountFirst(scene, marks, rule, limits) {
         candidates = listed
         counted = first
       } else {
@@ -187,16 +187,14 @@ extension SnapshotStore {
   )
     throws(StoreError) -> Read
   {
-    if access == .readWrite {
-      let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-      if let read = try? write(
-        busyTimeout: timeout, scene: scene, checkpointing: false,
+    if access == .readWrite,
+      let read = try bookkeeping(
+        scene,
         { db throws(SQLiteError) in
           try Self.readChecked(id, db, marks, limits: limits, countingAgainst: threshold)
         })
-      {
-        return read
-      }
+    {
+      return read
     }
     return try read { db throws(SQLiteError) in
       try Self.readChecked(id, db, marks, limits: limits, countingAgainst: nil)
@@ -209,12 +207,27 @@ extension SnapshotStore {
   /// the store cannot be written at the moment: the caller lists and reads without recording.
   private func listAndCountFirst(
     _ scene: String, _ marks: MarkColumns, _ rule: CrashLoopRule, _ limits: InputLimits
-  ) -> ([Candidate], (id: Int64, read: Read)?)? {
+  ) throws(StoreError) -> ([Candidate], (id: Int64, read: Read)?)? {
     guard access == .readWrite else { return nil }
-    let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
-    return try? write(busyTimeout: timeout, scene: scene, checkpointing: false) {
-      db throws(SQLiteError) -> ([Candidate], (id: Int64, read: Read)?) in
+    return try bookkeeping(scene) { db throws(SQLiteError) in
       try Self.listAndReadFirst(scene, marks, rule, limits, db, counting: true)
+    }
+  }
+
+  /// `body` in a short write transaction that waits for the lock at most
+  /// ``bookkeepingTimeout``; `nil` when the store cannot be written at the moment (busy, disk
+  /// full, a read-only location), for the caller to read without recording. Damage is thrown: the
+  /// damaged file has been moved aside, and a read now would find the new, empty store.
+  private func bookkeeping<T>(_ scene: String, _ body: (Database) throws(SQLiteError) -> T)
+    throws(StoreError) -> T?
+  {
+    do {
+      let timeout = min(configuration.busyTimeout, Self.bookkeepingTimeout)
+      return try write(busyTimeout: timeout, scene: scene, checkpointing: false, body)
+    } catch  where error.code == .corrupt {
+      throw error
+    } catch {
+      return nil
     }
   }
 
