@@ -5,10 +5,10 @@ extension SceneNavigator {
   /// (``DeepLinkTable/state(for:from:rule:)``), which is then autosaved like any other change.
   ///
   /// A link is applied on top of the restored state, never under it: the navigator restores first
-  /// when it was not used yet (the URL that launched the app), and a link that arrives while
-  /// ``restore()`` runs is applied once it is done. A URL the table
-  /// refuses, or any URL when ``deepLinks`` is `nil`, leaves the state as it was and is reported
-  /// through ``onEvent`` (``NavigatorEvent/linkRefused(_:_:)``); it never throws into view code.
+  /// when it was not used yet (the URL that launched the app), and links that arrive while
+  /// ``restore()`` runs are applied as it ends, in the order they came. A URL the table refuses,
+  /// or any URL when ``deepLinks`` is `nil`, leaves the state as it was and is reported through
+  /// ``onEvent`` (``NavigatorEvent/linkRefused(_:_:)``); it never throws into view code.
   ///
   /// - Parameters:
   ///   - url: The URL from `onOpenURL`, a notification or Handoff.
@@ -16,14 +16,18 @@ extension SceneNavigator {
   ///     ``DeepLinkRule/push``.
   public func open(_ url: URL, rule: DeepLinkRule? = nil) {
     if case .running = restorePhase {
-      Task {
-        _ = await restore()
-        follow(url, rule: rule)
-      }
+      pendingLinks.append((url, rule))
       return
     }
     restoreNow()
     follow(url, rule: rule)
+  }
+
+  /// Follows the links opened while ``restore()`` ran, in the order they came, as it ends.
+  func followPendingLinks() {
+    let links = pendingLinks
+    pendingLinks = []
+    for link in links { follow(link.url, rule: link.rule) }
   }
 
   /// Follows `url` at once, or reports why not.

@@ -59,7 +59,9 @@ extension SceneNavigator {
         restorePhase = .finished
         if let error = opened.error { persistence = .unavailable(error) }
         store = opened.store
-        return finishRestore(opened.restoration, duration: opened.duration)
+        let report = finishRestore(opened.restoration, duration: opened.duration)
+        followPendingLinks()
+        return report
       }
       restorePhase = .running(task)
       return await task.value

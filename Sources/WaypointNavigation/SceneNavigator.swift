@@ -119,6 +119,8 @@ public final class SceneNavigator {
   @ObservationIgnored var writer: SceneWriter?
   /// Where the restore stands.
   @ObservationIgnored var restorePhase = RestorePhase.notStarted
+  /// Links opened while ``restore()`` runs, in the order they came: followed when it ends.
+  @ObservationIgnored var pendingLinks: [(url: URL, rule: DeepLinkRule?)] = []
   /// Changes since the restore; the writer skips a generation it has written already.
   @ObservationIgnored var generation = 0
   @ObservationIgnored var pendingSave: Task<Void, Never>?
