@@ -14,7 +14,7 @@ struct DeepLinkRoundTripTests {
     let alphabet: [String] = [
       "a", "Z", "0", " ", "/", "?", "#", "&", "=", "+", "%", "%20", ".", "-", "_", "~", "é", "ß",
       "🎈",
-      "👩‍👩‍👧", "ש", "\u{301}", "\u{202E}", "'", "\"", "\\", ":", ";", "@", "[", "]",
+      "👩‍👩‍👧", "ש", "\u{301}", "\u{202E}", "\u{FEFF}", "'", "\"", "\\", ":", ";", "@", "[", "]",
     ]
     switch random.next(below: 20) {
     case 0: return ""
@@ -87,6 +87,22 @@ struct DeepLinkRoundTripTests {
         url.absoluteString.hasPrefix(universal ? "https://example.com/" : "myapp://"), "\(context)")
     }
     #expect(written > 700, "seed \(seed): only \(written) routes written")
+  }
+
+  @Test("a byte order mark is text like any other: written, read back, never dropped")
+  func byteOrderMark() throws {
+    let table = Shop.table()
+    for name in ["\u{FEFF}bob", "\u{FEFF}", "b\u{FEFF}b\u{FEFF}"] {
+      let route = Route.profile(name: name)
+      let url = try #require(table.url(for: route), "no URL for \(name.unicodeScalars.count)")
+      let state = try table.state(for: url, from: NavigationState(), rule: .replace)
+      let top = state.stacks.values.first(where: { !$0.isEmpty })?.last
+      #expect(top.map { AnyHashable($0) } == AnyHashable(route), "url \(url)")
+    }
+    // A link naming a path with a byte order mark in its first segment matches no pattern.
+    #expect(throws: DeepLinkError.self) {
+      _ = try table.link(for: URL(string: "https://example.com/%EF%BB%BFsearch?text=a")!)
+    }
   }
 
   @Test("a route whose URL would be over the limit gets none")

@@ -214,11 +214,13 @@ struct DeepLinkTableTests {
   @Test("mistakes in the declaration are recorded in problems and the entries left out")
   func problems() {
     var table = DeepLinkTable(schemes: ["myapp", "https", ""], hosts: ["", "Example.com"])
-    for pattern in ["/a/:", "/a//b", "/a/:id/:id", "/a b", "/x/../y", "/a/:i%64", "/orders/:id"] {
+    for pattern in [
+      "/a/:", "/a//b", "//", "/a/:id/:id", "/a b", "/x/../y", "/a/:i%64", "/orders/:id",
+    ] {
       table.add(pattern) { _ in DeepLink() }
     }
     table.add("/Orders/:other") { _ in DeepLink() }
-    #expect(table.problems.count == 10)
+    #expect(table.problems.count == 11)
     #expect(table.problems.allSatisfy { $0.code == .invalidPattern })
     #expect(table.problems.last?.pattern == "/Orders/:other")
     #expect(table.schemes == ["myapp"])
@@ -227,7 +229,7 @@ struct DeepLinkTableTests {
     do {
       try table.check()
     } catch {
-      #expect(error.message.hasSuffix("(and 9 more: see DeepLinkTable.problems)"))
+      #expect(error.message.hasSuffix("(and 10 more: see DeepLinkTable.problems)"))
     }
     // The first declaration of a shape stays in force.
     #expect(throws: Never.self) { try table.link(for: Shop.url("https://example.com/orders/1")) }

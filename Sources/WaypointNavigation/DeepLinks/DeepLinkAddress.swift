@@ -74,7 +74,7 @@ struct DeepLinkAddress: Sendable, Equatable {
 
   /// `text` percent-decoded; refused when the bytes are not UTF-8 or hold a control character.
   private static func decoded(_ text: Substring, what: String) throws(DeepLinkError) -> String {
-    guard let decoded = String(text).removingPercentEncoding else {
+    guard let decoded = percentDecoded(text) else {
       throw DeepLinkError(
         .malformedURL,
         "\(what) is not valid percent-encoded UTF-8: \(DeepLinkError.printable(text))")
@@ -87,6 +87,35 @@ struct DeepLinkAddress: Sendable, Equatable {
         "\(what) holds a control character: \(DeepLinkError.printable(decoded))")
     }
     return decoded
+  }
+
+  /// `text` with each `%XX` made the byte `XX`; `nil` when a `%` is not followed by two hex digits
+  /// or the bytes are not UTF-8. Every scalar is kept: Foundation's `removingPercentEncoding`
+  /// drops a leading U+FEFF, which would make a route written with one read back without it.
+  static func percentDecoded(_ text: Substring) -> String? {
+    func hexValue(_ byte: UInt8?) -> UInt8? {
+      guard let byte else { return nil }
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count)
+    var utf8 = text.utf8.makeIterator()
+    while let byte = utf8.next() {
+      guard byte == UInt8(ascii: "%") else {
+        bytes.append(byte)
+        continue
+      }
+      guard let high = hexValue(utf8.next()), let low = hexValue(utf8.next()) else { return nil }
+      bytes.append(high << 4 | low)
+    }
+    // Decoding repairs what is not UTF-8; a repair changes the bytes.
+    let decoded = String(decoding: bytes, as: UTF8.self)
+    return decoded.utf8.elementsEqual(bytes) ? decoded : nil
   }
 
   /// `text` percent-encoded for a path segment or a query item: everything but RFC 3986's

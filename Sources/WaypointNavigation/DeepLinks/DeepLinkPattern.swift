@@ -42,7 +42,8 @@ struct DeepLinkPattern: Sendable {
     self.source = source
     var text = Substring(source)
     if text.hasPrefix("/") { text = text.dropFirst() }
-    if text.hasSuffix("/") { text = text.dropLast() }
+    // A trailing slash is dropped, not the second of "//" (an empty segment).
+    if text.hasSuffix("/"), text.count > 1 { text = text.dropLast() }
     guard !text.isEmpty else {
       segments = []
       return
