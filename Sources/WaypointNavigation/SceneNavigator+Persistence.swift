@@ -145,6 +145,7 @@ extension SceneNavigator {
   /// appeared); restores first if needed. Returns when the store has it; later calls do nothing.
   /// A failure is reported through ``onEvent`` and ``NavigatorEvent/confirmationFailed(_:)``.
   public func uiIsUp() async {
+    if case .running(let restoring) = restorePhase { _ = await restoring.value }
     restoreNow()
     await confirm()
   }
@@ -170,13 +171,18 @@ extension SceneNavigator {
   /// background after its restore came up, so a quick visit never counts toward the crash-loop
   /// guard. When it returns, the store holds no lock and nothing of the navigator's runs.
   ///
-  /// Before the restore, and without a store, it saves nothing. A failure is reported through
+  /// While ``restore()`` runs, it waits for the restore to end, then confirms and saves. Before the
+  /// restore, and without a store, it saves nothing. A failure is reported through
   /// ``lastSaveError`` and ``onEvent``, never thrown.
   public func flush() async {
-    guard isRestored, writer != nil else { return }
-    pendingSave?.cancel()
-    pendingSave = nil
+    var restoring: Task<RestoreReport, Never>?
+    if case .running(let task) = restorePhase { restoring = task }
+    guard restoring != nil || (isRestored && writer != nil) else { return }
     await backgroundTime.perform("Waypoint: save the scene \(scene)") { [self] in
+      _ = await restoring?.value
+      guard writer != nil else { return }
+      pendingSave?.cancel()
+      pendingSave = nil
       await confirm()
       await save()
     }

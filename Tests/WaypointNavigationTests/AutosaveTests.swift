@@ -8,6 +8,55 @@ import WaypointSQLite
 @Suite("Scene navigator: restore, autosave, flush and the crash-loop guard")
 @MainActor
 struct AutosaveTests {
+  @Test("a scene that leaves while its restore runs confirms it once it ends: no crash loop")
+  func flushWhileRestoring() async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let first = SceneNavigator(
+      scene: "scene", store: store, restorer: try restorer(), configuration: manual)
+    await first.restore()
+    first.push(Route.order(7))
+    await first.flush()
+    // More quick visits than the crash-loop threshold, each leaving before its restore ended.
+    for visit in 0..<4 {
+      let gate = RestoreGate()
+      let navigator = SceneNavigator(
+        scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
+      let restoring = try await gate.startRestore(navigator)
+      let flushed = Task { await navigator.flush() }
+      gate.release()
+      await flushed.value
+      #expect(navigator.isRestored, "visit \(visit)")
+      #expect(navigator.isRestoreConfirmed, "visit \(visit)")
+      #expect(await restoring.value.outcome == .restored, "visit \(visit)")
+      #expect(navigator.stack(of: Route.self) == [.order(7)], "visit \(visit)")
+      let latest = try #require(try store.history(scene: "scene").first)
+      #expect(latest.unconfirmedRestores == 0 && latest.quarantine == nil, "visit \(visit)")
+    }
+  }
+
+  @Test("uiIsUp while the restore runs waits for it and confirms it")
+  func uiIsUpWhileRestoring() async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let first = SceneNavigator(
+      scene: "scene", store: store, restorer: try restorer(), configuration: manual)
+    await first.restore()
+    first.push(Route.order(7))
+    await first.flush()
+    let gate = RestoreGate()
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
+    let log = EventLog(navigator)
+    _ = try await gate.startRestore(navigator)
+    let up = Task { await navigator.uiIsUp() }
+    gate.release()
+    await up.value
+    #expect(navigator.isRestoreConfirmed)
+    #expect(log.events.contains { if case .confirmed = $0 { true } else { false } })
+    #expect(try store.history(scene: "scene").first?.unconfirmedRestores == 0)
+  }
+
   @Test("100 changes within the save delay make one write")
   func coalescing() async throws {
     let folder = try TemporaryFolder()

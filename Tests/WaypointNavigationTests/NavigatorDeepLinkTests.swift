@@ -51,28 +51,15 @@ struct NavigatorDeepLinkTests {
     for _ in 0..<10 {
       let folder = try TemporaryFolder()
       let store = try await savedStore(folder)
-      // A validator that holds the restore, off the main actor, until the links below are open
-      // (at most ten seconds, so that a lost signal fails the test instead of hanging it).
-      let gate = DispatchSemaphore(value: 0)
-      let validator = RouteValidator { _, _ in
-        _ = gate.wait(timeout: .now() + 10)
-        return .keep
-      }
-      let held = Restorer(registry: try registry(), validators: [validator])
+      let gate = RestoreGate()
       let navigator = SceneNavigator(
-        scene: "scene", store: store, restorer: held, configuration: manual)
+        scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
       navigator.deepLinks = Self.links
-      let restoring = Task { await navigator.restore() }
-      var started = false
-      for _ in 0..<100_000 where !started {
-        await Task.yield()
-        if case .running = navigator.restorePhase { started = true }
-      }
-      try #require(started)
+      let restoring = try await gate.startRestore(navigator)
       for id in [7, 8, 9] { navigator.open(URL(string: "shop://orders/\(id)")!) }
       navigator.open(URL(string: "shop://orders/10")!, rule: .replace)
       navigator.open(URL(string: "shop://orders/11")!)
-      for _ in 0..<100 { gate.signal() }
+      gate.release()
       _ = await restoring.value
       #expect(navigator.stack(of: Route.self, named: "orders") == [.order(10), .order(11)])
       navigator.open(URL(string: "shop://orders/12")!)

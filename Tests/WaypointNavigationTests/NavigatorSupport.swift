@@ -23,6 +23,41 @@ func registry() throws -> RouteRegistry {
 
 func restorer() throws -> Restorer { Restorer(registry: try registry()) }
 
+/// A restorer whose validator holds each restore, off the main actor, until ``release()``: for
+/// what happens while ``SceneNavigator/restore()`` runs. It waits at most ten seconds a route, so
+/// that a lost release fails a test instead of hanging it.
+final class RestoreGate: Sendable {
+  private let semaphore = DispatchSemaphore(value: 0)
+
+  func restorer() throws -> Restorer {
+    let semaphore = semaphore
+    let validator = RouteValidator { _, _ in
+      _ = semaphore.wait(timeout: .now() + 10)
+      return .keep
+    }
+    return Restorer(registry: try registry(), validators: [validator])
+  }
+
+  func release() {
+    for _ in 0..<100 { semaphore.signal() }
+  }
+
+  /// Starts `navigator`'s restore, returning once it runs (held by the gate until released).
+  @MainActor
+  func startRestore(_ navigator: SceneNavigator) async throws -> Task<RestoreReport, Never> {
+    let restoring = Task { await navigator.restore() }
+    var started = false
+    for _ in 0..<100_000 where !started {
+      await Task.yield()
+      if case .running = navigator.restorePhase { started = true }
+    }
+    guard started else { throw RestoreDidNotStart() }
+    return restoring
+  }
+
+  struct RestoreDidNotStart: Error {}
+}
+
 /// A folder removed when the value goes away, holding the test's store.
 final class TemporaryFolder: Sendable {
   let url: URL

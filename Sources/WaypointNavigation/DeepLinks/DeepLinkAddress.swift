@@ -93,29 +93,40 @@ struct DeepLinkAddress: Sendable, Equatable {
   /// or the bytes are not UTF-8. Every scalar is kept: Foundation's `removingPercentEncoding`
   /// drops a leading U+FEFF, which would make a route written with one read back without it.
   static func percentDecoded(_ text: Substring) -> String? {
-    func hexValue(_ byte: UInt8?) -> UInt8? {
-      guard let byte else { return nil }
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-      default: return nil
+    let source = Array(text.utf8)
+    var valid = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: source.count) { bytes, count in
+      var read = 0
+      while read < source.count {
+        var byte = source[read]
+        if byte == UInt8(ascii: "%") {
+          guard read + 2 < source.count, let high = hexValue(source[read + 1]),
+            let low = hexValue(source[read + 2])
+          else {
+            valid = false
+            return
+          }
+          byte = high << 4 | low
+          read += 2
+        }
+        bytes[count] = byte
+        read += 1
+        count += 1
       }
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count)
-    var utf8 = text.utf8.makeIterator()
-    while let byte = utf8.next() {
-      guard byte == UInt8(ascii: "%") else {
-        bytes.append(byte)
-        continue
-      }
-      guard let high = hexValue(utf8.next()), let low = hexValue(utf8.next()) else { return nil }
-      bytes.append(high << 4 | low)
     }
     // Decoding repairs what is not UTF-8; a repair changes the bytes.
     let decoded = String(decoding: bytes, as: UTF8.self)
-    return decoded.utf8.elementsEqual(bytes) ? decoded : nil
+    return valid && Array(decoded.utf8) == bytes ? decoded : nil
+  }
+
+  /// The value of an ASCII hex digit.
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
+    }
   }
 
   /// `text` percent-encoded for a path segment or a query item: everything but RFC 3986's
