@@ -203,6 +203,8 @@ extension SceneNavigator {
 
   /// Hands the current state to the writer and reports what it did.
   private func save() async {
+    // Run by the scheduled save's task, `pendingSave` is that task: it goes on writing.
+    scheduledWrite = pendingSave
     pendingSave = nil
     guard let writer else { return }
     let outcome = await writer.write(state, generation: generation)
@@ -221,10 +223,12 @@ extension SceneNavigator {
     }
   }
 
-  /// Waits for the save scheduled so far, if any (tests and tools; apps call ``flush()``).
+  /// Waits for the save scheduled so far, if any, to be written (tests and tools; apps call
+  /// ``flush()``).
   public func waitForScheduledSave() async {
-    while let pendingSave {
-      await pendingSave.value
+    while let save = pendingSave ?? scheduledWrite {
+      await save.value
+      if scheduledWrite == save { scheduledWrite = nil }
     }
   }
 

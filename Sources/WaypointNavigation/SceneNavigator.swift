@@ -124,6 +124,8 @@ public final class SceneNavigator {
   /// Changes since the restore; the writer skips a generation it has written already.
   @ObservationIgnored var generation = 0
   @ObservationIgnored var pendingSave: Task<Void, Never>?
+  /// The scheduled save that is writing, for ``waitForScheduledSave()``.
+  @ObservationIgnored var scheduledWrite: Task<Void, Never>?
   @ObservationIgnored var confirmationTask: Task<Void, Never>?
   /// The stacks' `NavigationPath` representations, kept from one change to the next
   /// (``navigationPathData(_:)``).

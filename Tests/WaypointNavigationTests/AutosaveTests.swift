@@ -57,6 +57,40 @@ struct AutosaveTests {
     #expect(try store.history(scene: "scene").first?.unconfirmedRestores == 0)
   }
 
+  /// A route whose encoding waits for ``release()``: a save held while it writes, off the main
+  /// actor (at most ten seconds, so that a lost release fails instead of hanging).
+  struct HeldRoute: RestorableRoute {
+    static let gate = DispatchSemaphore(value: 0)
+    var id: Int
+    func encode(to encoder: any Encoder) throws {
+      _ = Self.gate.wait(timeout: .now() + 10)
+      var container = encoder.singleValueContainer()
+      try container.encode(id)
+    }
+    static func release() { Self.gate.signal() }
+  }
+
+  @Test("waitForScheduledSave waits for a scheduled save that is writing")
+  func waitsForWriting() async throws {
+    let folder = try TemporaryFolder()
+    let store = try folder.store()
+    let registry = try registry().registering(HeldRoute.self, tag: "Test.Held")
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: Restorer(registry: registry),
+      configuration: NavigatorConfiguration(saveDelay: .zero, confirmationDelay: nil))
+    await navigator.restore()
+    navigator.push(HeldRoute(id: 1))
+    // The scheduled save starts: it is writing, held in the route's encoding.
+    for _ in 0..<100_000 where navigator.pendingSave != nil { await Task.yield() }
+    try #require(navigator.pendingSave == nil)
+    let waiter = Task { () -> Int in
+      await navigator.waitForScheduledSave()
+      return (try? store.history(scene: "scene").count) ?? -1
+    }
+    HeldRoute.release()
+    #expect(await waiter.value == 1)
+  }
+
   @Test("100 changes within the save delay make one write")
   func coalescing() async throws {
     let folder = try TemporaryFolder()
