@@ -75,11 +75,25 @@ extension SceneSnapshot {
   }
 
   /// ``mapSlots(enteringStack:_:)`` that only looks: every slot, in the walk's order.
+  @inline(never)
   package func forEachSlot(
     enteringStack enterStack: (String) -> Void = { _ in },
     _ visit: (RouteLocation, Slot) -> Void
   ) {
-    _ = mapSlots(enteringStack: enterStack) { location, slot in
+    // The change made by a function the optimizer does not see into, not written here: the walks
+    // that only look run the one compiled `mapSlots`, not a copy specialized for them (code every
+    // app would carry twice). It does not outlive the call.
+    withoutActuallyEscaping(visit) { visit in
+      _ = mapSlots(enteringStack: enterStack, Self.keeping(visit))
+    }
+  }
+
+  /// A change that visits each slot and keeps it.
+  @inline(never)
+  private static func keeping(_ visit: @escaping (RouteLocation, Slot) -> Void)
+    -> (RouteLocation, Slot) -> SlotChange
+  {
+    { location, slot in
       visit(location, slot)
       return .keep
     }
