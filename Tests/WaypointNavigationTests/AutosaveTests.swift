@@ -23,7 +23,7 @@ struct AutosaveTests {
       let navigator = SceneNavigator(
         scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
       let restoring = try await gate.startRestore(navigator)
-      let flushed = Task { await navigator.flush() }
+      let flushed = Task { @MainActor in await navigator.flush() }
       gate.release()
       await flushed.value
       #expect(navigator.isRestored, "visit \(visit)")
@@ -49,7 +49,7 @@ struct AutosaveTests {
       scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
     let log = EventLog(navigator)
     _ = try await gate.startRestore(navigator)
-    let up = Task { await navigator.uiIsUp() }
+    let up = Task { @MainActor in await navigator.uiIsUp() }
     gate.release()
     await up.value
     #expect(navigator.isRestoreConfirmed)
@@ -83,7 +83,7 @@ struct AutosaveTests {
     // The scheduled save starts: it is writing, held in the route's encoding.
     for _ in 0..<100_000 where navigator.pendingSave != nil { await Task.yield() }
     try #require(navigator.pendingSave == nil)
-    let waiter = Task { () -> Int in
+    let waiter = Task { @MainActor () -> Int in
       await navigator.waitForScheduledSave()
       return (try? store.history(scene: "scene").count) ?? -1
     }

@@ -42,10 +42,12 @@ final class RestoreGate: Sendable {
     for _ in 0..<100 { semaphore.signal() }
   }
 
-  /// Starts `navigator`'s restore, returning once it runs (held by the gate until released).
+  /// Starts `navigator`'s restore, returning once it runs (held by the gate until released). The
+  /// task is the main actor's, queued before this function's next turn there: under load, a task
+  /// of the cooperative pool can wait for a thread long after the main actor moved on.
   @MainActor
   func startRestore(_ navigator: SceneNavigator) async throws -> Task<RestoreReport, Never> {
-    let restoring = Task { await navigator.restore() }
+    let restoring = Task { @MainActor in await navigator.restore() }
     var started = false
     for _ in 0..<100_000 where !started {
       await Task.yield()
