@@ -23,9 +23,10 @@ struct AutosaveTests {
       let navigator = SceneNavigator(
         scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
       let restoring = try await gate.startRestore(navigator)
-      let flushed = Task { @MainActor in await navigator.flush() }
+      // Released, the restore ends on the main actor, which this test holds until the flush
+      // has started: the flush always begins while the restore runs.
       gate.release()
-      await flushed.value
+      await navigator.flush()
       #expect(navigator.isRestored, "visit \(visit)")
       #expect(navigator.isRestoreConfirmed, "visit \(visit)")
       #expect(await restoring.value.outcome == .restored, "visit \(visit)")
@@ -49,9 +50,8 @@ struct AutosaveTests {
       scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
     let log = EventLog(navigator)
     _ = try await gate.startRestore(navigator)
-    let up = Task { @MainActor in await navigator.uiIsUp() }
     gate.release()
-    await up.value
+    await navigator.uiIsUp()
     #expect(navigator.isRestoreConfirmed)
     #expect(log.events.contains { if case .confirmed = $0 { true } else { false } })
     #expect(try store.history(scene: "scene").first?.unconfirmedRestores == 0)

@@ -42,18 +42,20 @@ final class RestoreGate: Sendable {
     for _ in 0..<100 { semaphore.signal() }
   }
 
-  /// Starts `navigator`'s restore, returning once it runs (held by the gate until released). The
-  /// task is the main actor's, queued before this function's next turn there: under load, a task
-  /// of the cooperative pool can wait for a thread long after the main actor moved on.
+  /// Starts `navigator`'s restore, returning once it runs (held by the gate until released).
+  /// The task signals before it calls `restore()`, and both are the main actor's: this function
+  /// resumes only once `restore()` has started and is waiting (no count of yields, which a busy
+  /// machine can run out of).
   @MainActor
   func startRestore(_ navigator: SceneNavigator) async throws -> Task<RestoreReport, Never> {
-    let restoring = Task { @MainActor in await navigator.restore() }
-    var started = false
-    for _ in 0..<100_000 where !started {
-      await Task.yield()
-      if case .running = navigator.restorePhase { started = true }
+    var restoring: Task<RestoreReport, Never>?
+    await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+      restoring = Task { @MainActor in
+        started.resume()
+        return await navigator.restore()
+      }
     }
-    guard started else { throw RestoreDidNotStart() }
+    guard let restoring, case .running = navigator.restorePhase else { throw RestoreDidNotStart() }
     return restoring
   }
 
