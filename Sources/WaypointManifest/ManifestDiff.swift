@@ -72,6 +72,16 @@ package struct ManifestDiff: Sendable {
     return runs
   }
 
+  /// The migrations of `route` that start below `version`, in order, as JSON: what the routes
+  /// saved at those versions go through.
+  private static func migrations(below version: Int, of route: RouteManifest.Route) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let earlier = route.migrations.filter { $0.from < version }.sorted { $0.from < $1.from }
+    // Steps encode without failing (``RouteManifest/encoded()``).
+    return (try? encoder.encode(earlier)) ?? Data()
+  }
+
   /// The unknown-shape finding for a tag present in both manifests, `nil` when both shapes are
   /// known.
   private static func unknownShape(
@@ -108,6 +118,15 @@ package struct ManifestDiff: Sendable {
       }
       let name = new.tag == old.tag ? "`\(old.tag)`" : "`\(old.tag)` (now `\(new.tag)`)"
       let unknown = Self.unknownShape(old, new, name)
+      if Self.migrations(below: old.version, of: old)
+        != Self.migrations(below: old.version, of: new)
+      {
+        findings.append(
+          Finding(
+            text: "tag \(name): its migrations from versions before \(old.version) changed: routes "
+              + "saved at those versions migrate differently (the frozen-release checks prove them)",
+            losesRoutes: false))
+      }
       if new.version < old.version {
         findings.append(
           Finding(

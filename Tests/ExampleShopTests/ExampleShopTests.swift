@@ -166,6 +166,25 @@ struct ExampleShopTests {
     #expect(same.findings().isEmpty)
   }
 
+  @Test("a migration step taken out at the same version is a difference, never \"no difference\"")
+  func changedMigrationSameVersion() throws {
+    let committed = RouteManifest(registry: ShopRelease3.registry())
+    var routes = committed.routes
+    let index = try #require(routes.firstIndex { $0.migrations.contains { !$0.steps.isEmpty } })
+    let migration = try #require(routes[index].migrations.firstIndex { !$0.steps.isEmpty })
+    routes[index].migrations[migration].steps.removeFirst()
+    let edited = try RouteManifest(schemaVersion: committed.schemaVersion, routes: routes)
+    let diff = ManifestDiff(committed: committed, current: edited, release: "3.0")
+    #expect(!diff.losesRoutes)
+    let route = routes[index]
+    #expect(
+      diff.findings().map(\.text) == [
+        "tag `\(route.tag)`: its migrations from versions before \(route.version) changed: routes "
+          + "saved at those versions migrate differently (the frozen-release checks prove them)"
+      ])
+    #expect(ManifestDiff(committed: committed, current: committed, release: "3.0").findings() == [])
+  }
+
   @Test("release 3 without its migrations would lose 1.0's routes, and the diff says so")
   func forgottenMigration() throws {
     let old = try RouteManifest(

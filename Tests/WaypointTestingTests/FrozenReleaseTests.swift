@@ -169,6 +169,30 @@ struct FrozenReleaseTests {
     #expect(feed.contains("  fixture: \(folder.path)/1.0/feed.path.json\n"))
   }
 
+  @Test("a route dropped for another reason than recorded says so, never that it is kept")
+  func droppedForAnotherReason() throws {
+    let folder = try temporaryFolder()
+    // Recorded under release 3: the account scene's faq route is dropped, its case removed.
+    try release1().record(in: folder, restoringWith: Restorer(registry: DemoApp.V3.registry()))
+    // A build without the route type: the route below it fails, and it goes with it.
+    let registry = RouteRegistry(schemaVersion: 1).registering(
+      DemoApp.V1.Tab.self, tag: "DemoApp.Tab")
+    let failure = #expect(throws: WaypointTestFailure.self) {
+      try WaypointAssert.releasesRestore(
+        in: folder, with: Restorer(registry: registry), recordingExpectations: false)
+    }
+    let account = try #require(
+      failure?.message.components(separatedBy: "\n\n").first { $0.contains("scene account") })
+    #expect(
+      account.contains(
+        "  stack account[1]: dropped for another reason than before (was removedCase)"))
+    #expect(!account.contains("no longer dropped"))
+    // Dropped with the route below it, it was never migrated: no migration is claimed for it.
+    let above = try #require(
+      account.components(separatedBy: "  stack account[1]: dropped, aboveFailedRoute").last)
+    #expect(!above.components(separatedBy: "\n  stack").first!.contains("migration:"))
+  }
+
   @Test("a fixture file over the restorer's document limit is a finding, not a read")
   func oversizedFixture() throws {
     let folder = try temporaryFolder()

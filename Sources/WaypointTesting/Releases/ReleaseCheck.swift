@@ -182,12 +182,19 @@ struct ReleaseCheck {
       lines.append("  \(item.location): dropped, \(item.reason.code): \(item.reason.message)")
       if let record = stored[item.location] {
         lines.append("    stored: \(record.tag) version \(record.version) \(record.json)")
-        lines.append("    migration: \(migration(of: record))")
+        // A route dropped with the one below it, or with the scene, was never migrated.
+        if item.reason.code != .aboveFailedRoute && item.reason.code != .sceneReset {
+          lines.append("    migration: \(migration(of: record))")
+        }
       }
     }
+    let droppedNow = Set(report.dropped.map { "\($0.location)" })
     for drop in expected.drops
     where !report.dropped.map(FixtureExpectations.Drop.init).contains(drop) {
-      lines.append("  \(drop.location): no longer dropped (was \(drop.code))")
+      lines.append(
+        droppedNow.contains(drop.location)
+          ? "  \(drop.location): dropped for another reason than before (was \(drop.code))"
+          : "  \(drop.location): no longer dropped (was \(drop.code))")
     }
     lines.append("  fixture: \(url.path)")
     lines.append(
