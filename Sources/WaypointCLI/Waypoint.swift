@@ -12,10 +12,33 @@ enum WaypointTool {
   static let version = "0.2.0"
 
   static func main() async {
+    if let refusal = undecodableInput() {
+      FileHandle.standardError.write(Data("waypoint: \(refusal)\n".utf8))
+      exit(ExitCode.usage.rawValue)
+    }
     let arguments = Array(CommandLine.arguments.dropFirst())
     let status = await run(arguments, console: .standard)
     StandardOutput.shared.flush()
     exit(status)
+  }
+
+  /// Why the command line, or `WAYPOINT_DB`, cannot be taken as given: an argument whose bytes
+  /// are not UTF-8 (a file name in another encoding) would reach the commands with those bytes
+  /// replaced, naming another file than the one given. `nil` when every one is UTF-8.
+  static func undecodableInput() -> String? {
+    func isUTF8(_ text: UnsafePointer<CChar>) -> Bool {
+      let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text))
+      return Array(String(decoding: bytes, as: UTF8.self).utf8) == Array(bytes)
+    }
+    for index in 1..<max(1, Int(CommandLine.argc)) {
+      if let argument = CommandLine.unsafeArgv[index], !isUTF8(argument) {
+        return "argument \(index) is not UTF-8; the tool takes file names in UTF-8 only"
+      }
+    }
+    if let path = getenv("WAYPOINT_DB"), !isUTF8(path) {
+      return "WAYPOINT_DB is not UTF-8; the tool takes file names in UTF-8 only"
+    }
+    return nil
   }
 
   /// Runs the tool and returns its exit status (see ``ExitCode``). Never traps on bad input.

@@ -304,11 +304,13 @@ struct OutputFileTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
   }
 
-  @Test("a journal left without its store is not read into a new store: demo and import refuse")
-  func strayJournal() async throws {
+  @Test(
+    "a journal left without its store is not read into a new store: demo and import refuse",
+    arguments: ["-wal", "-shm", "-journal"])
+  func strayJournal(suffix: String) async throws {
     let folder = directory.url.appendingPathComponent("stray")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let wal = folder.appendingPathComponent("waypoint.sqlite-wal")
+    let wal = folder.appendingPathComponent("waypoint.sqlite" + suffix)
     try Data("another store's journal".utf8).write(to: wal)
     #expect(await run(["demo", "--output", folder.path]).status == 73)
 
@@ -320,10 +322,43 @@ struct OutputFileTests {
     #expect(imported.status == 73)
     #expect(
       imported.err
-        == "waypoint import: \(store)-wal: a store's journal is left there without its store; "
+        == "waypoint import: \(store)\(suffix): a store's journal is left there without its store; "
         + "move it away, or give another path for the store")
     #expect(try Data(contentsOf: wal) == Data("another store's journal".utf8))
     #expect(!FileManager.default.fileExists(atPath: store))
+  }
+
+  @Test(
+    "an output at the name of the store's journal files is refused, even with --force",
+    arguments: ["-wal", "-shm", "-journal"])
+  func outputAtJournal(suffix: String) async throws {
+    let store = try exampleStore(directory)
+    let result = await run(["--db", store, "export", "--output", store + suffix, "--force"])
+    #expect(result.status == 73)
+    #expect(result.err.contains("is the store's \(suffix) file the command reads"))
+    #expect(!FileManager.default.fileExists(atPath: store + suffix) || suffix != "-journal")
+  }
+
+  @Test("a file name that is not UTF-8 is refused before anything runs, never taken as another")
+  func nonUTF8Path() throws {
+    let store = try exampleStore(directory)
+    // The name with U+FFFD, which Swift's decoding of the bytes below would give.
+    let lookalike = directory.path("x\u{FFFD}.sqlite")
+    try FileManager.default.copyItem(atPath: store, toPath: lookalike)
+    let before = try Data(contentsOf: URL(fileURLWithPath: lookalike))
+    let tool = try builtTool().path
+    let result = try runProcess(
+      ["-c", "exec \"$0\" --db \"$(printf 'x\\377.sqlite')\" discard ipad-window", tool],
+      directory: directory.url, shell: true)
+    #expect(result.status == 64)
+    #expect(
+      result.err == "waypoint: argument 2 is not UTF-8; the tool takes file names in UTF-8 only")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: lookalike)) == before)
+    let environment = try runProcess(
+      ["-c", "WAYPOINT_DB=\"$(printf 'x\\377.sqlite')\" exec \"$0\" scenes", tool],
+      directory: directory.url, shell: true)
+    #expect(environment.status == 64)
+    #expect(environment.err.hasPrefix("waypoint: WAYPOINT_DB is not UTF-8"))
   }
 
   // MARK: - import
@@ -390,7 +425,8 @@ struct OutputFileTests {
     let copy = directory.path("copy.sqlite")
     try FileManager.default.copyItem(atPath: store, toPath: copy)
     #expect(OutputFile.sameFile(copy, asStore: store) == nil)
-    #expect(OutputFile.sameFile(directory.path("store.sqlite-journal"), asStore: store) == nil)
+    #expect(OutputFile.sameFile(directory.path("store.sqlite-old"), asStore: store) == nil)
+    #expect(OutputFile.sameFile(store + "-journal", asStore: store) == "the store's -journal file")
   }
 
   @Test("without --force, a file that appears while the command writes is kept")

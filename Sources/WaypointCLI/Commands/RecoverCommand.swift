@@ -27,7 +27,7 @@ enum RecoverCommand: WaypointCommand {
           + "stepping over damaged rows and pages; each snapshot that reads and decodes is "
           + "inserted into the new store with its scene, document and quarantine mark. What "
           + "could not be read is listed. The new store is written under a temporary name beside "
-          + "FILE and moved into place at the end; an existing FILE (with its -wal and -shm "
+          + "FILE and moved into place at the end; an existing FILE (with its -wal, -shm and -journal "
           + "files) is replaced only with --force, and the damaged store never. Exits 1 when "
           + "something could not be recovered."
       ],
@@ -39,7 +39,7 @@ enum RecoverCommand: WaypointCommand {
     let output = try context.required(Self.output)
     let force = context[OutputFile.force]
     try CommandContext.checkStoreFile(source, mayBeMissing: false)
-    // By the rule for files: never the damaged store (nor its -wal or -shm), even with --force;
+    // By the rule for files: never the damaged store (nor its -wal, -shm or -journal), even with --force;
     // an existing file only with --force; built under a temporary name and moved into place at
     // the end.
     if let companion = OutputFile.sameFile(output, asStore: source) {

@@ -33,7 +33,7 @@ enum ExitCode: Int32, Hashable, Sendable {
     (
       .usage,
       "Usage error: an unknown command or option, a missing or malformed value, a missing or extra "
-        + "argument."
+        + "argument, an argument or WAYPOINT_DB that is not UTF-8."
     ),
     (
       .dataError,
@@ -45,9 +45,9 @@ enum ExitCode: Int32, Hashable, Sendable {
     (.noInput, "The store or an input file does not exist, or is a directory."),
     (
       .cantCreate,
-      "An output file is refused (can't create): it is the store the command reads (or its -wal or "
-        + "-shm), a directory, or an existing file without --force; a new store where a dangling "
-        + "symbolic link or a stray journal stands."
+      "An output file is refused (can't create): it is the store the command reads (or its -wal, "
+        + "-shm or -journal), a directory, or an existing file without --force; a new store where a "
+        + "dangling symbolic link or a stray journal stands."
     ),
     (
       .ioError,

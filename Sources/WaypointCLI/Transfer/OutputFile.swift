@@ -11,8 +11,9 @@ import Foundation
 /// `repair`'s backup), so that no command overwrites a file it did not announce:
 ///
 /// 1. Never the store the command works on: compared by device and inode (so another spelling of
-///    the path, a hard link or a symbolic link to it is caught), and its `-wal` and `-shm` files by
-///    folder and name, whether or not they exist yet. `--force` does not change this.
+///    the path, a hard link or a symbolic link to it is caught), and its `-wal`, `-shm` and
+///    `-journal` files by folder and name, whether or not they exist yet. `--force` does not change
+///    this.
 /// 2. Never a directory. Never an existing file or symbolic link unless the command was given
 ///    `--force`; then the name is replaced, never what a link points to. A pipe or a device
 ///    (`/dev/stdout`, a shell's `>(…)`) is written into as it is.
@@ -74,7 +75,8 @@ enum OutputFile {
   ///
   /// - Parameters:
   ///   - force: whether an existing file (or link) may be replaced.
-  ///   - store: the store the command works on, which is never replaced, nor its `-wal` and `-shm`.
+  ///   - store: the store the command works on, which is never replaced, nor its `-wal`, `-shm` and
+  ///     `-journal`.
   ///   - existing: what the refusal of an existing file says about it.
   /// - Returns: whether something stands at `path` that will be replaced.
   /// - Throws: ``CLIError``: 64 for an empty path; 73 for the store, a directory, or an existing
@@ -107,8 +109,8 @@ enum OutputFile {
   }
 
   /// Checks that the command may create a store at `path`: ``check(_:force:store:)`` for the file,
-  /// and a `-wal` or `-shm` file left there without its store is refused unless `force` (SQLite
-  /// would read another store's journal into the new one). `takesForce` says whether the command
+  /// and a `-wal`, `-shm` or `-journal` file left there without its store is refused unless
+  /// `force` (SQLite would read another store's journal into the new one). `takesForce` says whether the command
   /// has `--force`, which the refusal then suggests; a command without it (`import`) suggests
   /// moving the journal away, as it may hold another store's snapshots.
   ///
@@ -118,7 +120,7 @@ enum OutputFile {
     _ path: String, force: Bool, takesForce: Bool = true, existing what: String = "already exists"
   ) throws(CLIError) -> Bool {
     let replaces = try check(path, force: force, existing: what)
-    let companions = ["-wal", "-shm"].filter { existing(path + $0) != .nothing }
+    let companions = journalSuffixes.filter { existing(path + $0) != .nothing }
     if let first = companions.first, !replaces, !force {
       let advice =
         takesForce
@@ -134,7 +136,7 @@ enum OutputFile {
   static func sameFile(_ path: String, asStore store: String) -> String? {
     // SQLite puts the -wal and -shm files beside the file a linked store path resolves to.
     let resolved = realPath(store) ?? store
-    for suffix in ["", "-wal", "-shm"] {
+    for suffix in [""] + journalSuffixes {
       let what = suffix.isEmpty ? "the store" : "the store's \(suffix) file"
       for candidate in Set([store, resolved]) {
         if let target = Identity(candidate + suffix),
@@ -236,17 +238,17 @@ enum OutputFile {
     }
   }
 
-  /// Puts a finished store in place by ``place(_:at:replacing:)``. The `-wal` and `-shm` files of
-  /// a store it replaces go with it, since SQLite would read a journal left there into the new
-  /// store: they are moved aside under temporary names first, removed once the new store is in
-  /// place, and put back when it could not be put there.
+  /// Puts a finished store in place by ``place(_:at:replacing:)``. The `-wal`, `-shm` and
+  /// `-journal` files of a store it replaces go with it, since SQLite would read a journal left
+  /// there into the new store: they are moved aside under temporary names first, removed once the
+  /// new store is in place, and put back when it could not be put there.
   static func placeStore(_ temporary: String, at path: String, replacing: Bool) throws(CLIError) {
     var aside: [(name: String, moved: String)] = []
     func putBack() {
       for file in aside { rename(file.moved, file.name) }
     }
     if replacing {
-      for name in [path + "-wal", path + "-shm"]
+      for name in journalSuffixes.map({ path + $0 })
       where [.file, .link].contains(existing(name)) {
         let moved = folder(of: name) + "/.\(lastComponent(name)).old-\(UUID().uuidString)"
         guard rename(name, moved) == 0 else {
@@ -266,10 +268,14 @@ enum OutputFile {
     for file in aside { unlink(file.moved) }
   }
 
-  /// Removes a temporary file and the `-wal` and `-shm` files SQLite may have left beside it.
+  /// Removes a temporary file and the files SQLite may have left beside it.
   static func discard(_ temporary: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+    for suffix in [""] + journalSuffixes { unlink(temporary + suffix) }
   }
+
+  /// The files SQLite keeps beside a store, and reads into whatever store it finds at their name:
+  /// the WAL, its index, and the rollback journal.
+  static let journalSuffixes = ["-wal", "-shm", "-journal"]
 
   private static func cannotWrite(_ path: String) -> CLIError {
     CLIError(
