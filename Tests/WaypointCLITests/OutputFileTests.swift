@@ -295,6 +295,32 @@ struct OutputFileTests {
     #expect((storeAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
   }
 
+  @Test(
+    "a demo store changed since the demo wrote it is kept (73), whatever changed it",
+    arguments: ["rollback", "discard", "empty"])
+  func demoOverChangedStore(change: String) async throws {
+    let folder = directory.url.appendingPathComponent("changed")
+    #expect(await run(["demo", "--output", folder.path]).status == 0)
+    let store = folder.appendingPathComponent("waypoint.sqlite").path
+    let changed: Int32
+    switch change {
+    case "rollback":
+      let first = try #require(try SnapshotStore(path: store).history(scene: "iphone-window").last)
+      changed = await run(["--db", store, "rollback", "iphone-window", "--to", "\(first.id)"])
+        .status
+    case "discard":
+      changed = await run(["--db", store, "discard", "ipad-window"]).status
+    default:
+      _ = try SnapshotStore(path: store).discard(scenes: ["iphone-window", "ipad-window"])
+      changed = 0
+    }
+    #expect(changed == 0)
+    let before = try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount
+    let again = await run(["demo", "--output", folder.path])
+    #expect(again.status == 73, "\(again.err)")
+    #expect(try SnapshotStore(path: store, access: .readOnly).statistics().snapshotCount == before)
+  }
+
   @Test("demo --output \"\" does not write over a store in the current directory")
   func demoEmptyOutput() throws {
     let store = try exampleStore(directory, name: "waypoint.sqlite")

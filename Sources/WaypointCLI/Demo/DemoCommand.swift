@@ -63,19 +63,31 @@ enum DemoCommand {
     folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
   }
 
-  /// Whether `path` holds a store the demo wrote: a Waypoint store with only the demo's scenes, as
-  /// the demo saves them.
+  /// Whether `path` holds a store the demo wrote, as the demo saves it: its two scenes, with the
+  /// two snapshots of the phone's and the one of the damaged window's, each saved by the demo's
+  /// app and holding its routes alone. A store changed since (a snapshot added by `import-path`,
+  /// `rollback` or `repair`, one pruned or discarded) is not the demo's to replace.
   static func isDemoStore(_ path: String) -> Bool {
     guard OutputFile.existing(path) == .file,
       let store = try? SnapshotStore(
         path: path, configuration: StoreConfiguration(recoversCorruptFiles: false),
         access: .readOnly),
-      let scenes = try? store.scenes()
+      let scenes = try? store.scenes(),
+      scenes.map(\.id).sorted() == [damagedScene, phoneScene].sorted()
     else { return false }
-    return scenes.allSatisfy { scene in
-      [phoneScene, damagedScene].contains(scene.id)
-        && [nil, DemoApp.appBuild].contains(scene.latest.appBuild)
+    for (scene, count) in [(phoneScene, 2), (damagedScene, 1)] {
+      guard let history = try? store.history(scene: scene), history.count == count else {
+        return false
+      }
+      for info in history {
+        guard info.appBuild == DemoApp.appBuild,
+          let stored = try? store.snapshot(id: info.id), let data = stored.document.data,
+          let snapshot = try? SceneSnapshot(decoding: data),
+          snapshot.routes.allSatisfy({ $0.record.tag.hasPrefix("DemoApp.") })
+        else { return false }
+      }
     }
+    return true
   }
 
   /// Whether `path` holds a manifest the demo wrote: one that describes the demo app's routes (and
