@@ -99,6 +99,30 @@ struct ExportImportTests {
       try SnapshotStore(path: existing, access: .readOnly).statistics().snapshotCount == before)
   }
 
+  @Test("an endless input stops at its first line over the limit, from a file or from stdin")
+  func endlessInput() throws {
+    let tool = try builtTool().path
+    let store = directory.path("endless.sqlite")
+    // A folder of its own for the copy of stdin, which other tests' imports do not share.
+    let temporary = directory.path("tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary
+    // `timeout` turns a hang into a failure (exit 124) instead of a test that never ends.
+    for command in [
+      "exec timeout 120 \"$0\" --db \"$1\" import /dev/zero",
+      "exec timeout 120 \"$0\" --db \"$1\" import - < /dev/zero",
+    ] {
+      let result = try runProcess(
+        ["-c", command, tool, store], environment: environment, shell: true)
+      #expect(result.status == 65, "\(command): \(result.err)")
+      #expect(result.err.contains(":1: line is longer than"), "\(command): \(result.err)")
+      #expect(!FileManager.default.fileExists(atPath: store))
+    }
+    // The copy of stdin is removed.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
+  }
+
   @Test("a line longer than a document can be is refused without reading it whole")
   func hugeLine() async throws {
     let file = directory.path("huge.jsonl")

@@ -32,7 +32,8 @@ enum ImportCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let given = context[file] ?? ""
     guard given == "-" else { return try run(context, path: given, name: given) }
-    let spool = try spoolStandardInput(context.console)
+    let spool = try spoolStandardInput(
+      context.console, maxLineBytes: SnapshotLine.maxLineBytes(StoreConfiguration().limits))
     defer { try? FileManager.default.removeItem(atPath: spool) }
     return try run(context, path: spool, name: InputFile.name(given))
   }
@@ -288,11 +289,16 @@ enum ImportCommand: WaypointCommand {
   }
 
   /// Copies stdin to a new temporary file (permissions 0600), so that it can be read twice: once
-  /// to check every line before the store is opened, once to insert.
+  /// to check every line before the store is opened, once to insert. A line longer than
+  /// `maxLineBytes` stops the copy there, as it would stop the reading: an endless input without
+  /// a newline never fills the disk.
   ///
   /// - Returns: the file's path; the caller removes it.
-  /// - Throws: ``CLIError`` with exit 74 when stdin cannot be read or the copy cannot be written.
-  private static func spoolStandardInput(_ console: Console) throws(CLIError) -> String {
+  /// - Throws: ``CLIError`` with exit 74 when stdin cannot be read or the copy cannot be written,
+  ///   65 at a line over the limit; the copy is removed.
+  private static func spoolStandardInput(_ console: Console, maxLineBytes: Int) throws(CLIError)
+    -> String
+  {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "waypoint-import-\(UUID().uuidString).jsonl"
     ).path
@@ -306,6 +312,9 @@ enum ImportCommand: WaypointCommand {
     }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? handle.close() }
+    // The line being copied: its number and its bytes so far.
+    var lineNumber = 1
+    var lineBytes = 0
     while true {
       let chunk: Data
       do {
@@ -316,6 +325,16 @@ enum ImportCommand: WaypointCommand {
           exitCode: .ioError, message: "stdin: cannot read: \(CLIError.reason(error))")
       }
       if chunk.isEmpty { break }
+      if let last = chunk.lastIndex(of: 0x0A) {
+        lineNumber += chunk.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
+        lineBytes = chunk.endIndex - last - 1
+      } else {
+        lineBytes += chunk.count
+      }
+      if lineBytes > maxLineBytes {
+        try? FileManager.default.removeItem(atPath: path)
+        throw .data("stdin:\(lineNumber): line is longer than \(maxLineBytes) bytes")
+      }
       do {
         try handle.write(contentsOf: chunk)
       } catch {

@@ -68,8 +68,10 @@ struct LineReader {
   /// The next line within the limit, its number (from 1) and where its bytes are, for
   /// ``withBytes(of:_:)`` until the next call; `nil` at the end of the input. For readers that
   /// stop at a line over the limit (`import`).
+  /// A line over the limit stops the reading as soon as it is over, without reading on to its end
+  /// (which an endless input, such as `/dev/zero`, never reaches).
   mutating func nextRange() throws(Failure) -> (number: Int, range: Range<Int>)? {
-    let line = try nextLine()
+    let line = try nextLine(stoppingAtLongLine: true)
     switch line {
     case nil: return nil
     case .line(let number, let range)?: return (number, range)
@@ -84,10 +86,11 @@ struct LineReader {
   }
 
   /// The next line, or `nil` at the end of the input: a line within the limit, or the number and
-  /// length of one over it, skipped.
+  /// length of one over it, skipped (`stoppingAtLongLine`: the length read when it went over, the
+  /// rest of it unread).
   ///
   /// - Throws: ``Failure/unreadable(_:)``: the reason the input could not be read.
-  mutating func nextLine() throws(Failure) -> Line? {
+  mutating func nextLine(stoppingAtLongLine: Bool = false) throws(Failure) -> Line? {
     var searched = start
     while true {
       if let newline = firstNewline(from: searched) {
@@ -109,6 +112,10 @@ struct LineReader {
         self.skipped = Self.sum(skipped, end - start)
         start = end
       } else if end - start > maxLineBytes {
+        if stoppingAtLongLine {
+          lineNumber += 1
+          return .tooLong(number: lineNumber, bytes: end - start)
+        }
         skipped = end - start
         start = end
       }
