@@ -14,6 +14,9 @@ struct Console: Sendable {
   var writeOut: @Sendable (Data) -> Void
   /// Writes bytes to stderr as they are.
   var writeErr: @Sendable (Data) -> Void
+  /// Writes out what stdout holds back, for a line that must be out before the work it announces
+  /// goes on (a killed command has said what it did up to there).
+  var flushOut: @Sendable () -> Void = {}
   /// Reads stdin to its end, or up to `limit` bytes (then returns `limit` + 1 bytes at most, so
   /// that the caller can tell the input was longer).
   var readIn: @Sendable (_ limit: Int) throws -> Data
@@ -45,6 +48,7 @@ struct Console: Sendable {
         buffer.flush()
         try? FileHandle.standardError.write(contentsOf: data)
       },
+      flushOut: { buffer.flush() },
       readIn: { limit in
         buffer.flush()
         var data = Data()

@@ -140,6 +140,16 @@ struct ManifestCommandTests {
         $0.hasPrefix("Backup of the store before repairing: ")
       })
     let backup = String(backupLine.dropFirst("Backup of the store before repairing: ".count))
+    // The backup's line, and each repair's, are out before the work goes on: a killed run has
+    // named its backup and every snapshot it added.
+    let flushed = result.flushedAt.map {
+      String(decoding: result.outData.prefix($0), as: UTF8.self)
+    }
+    #expect(flushed.contains { $0.hasSuffix(backupLine + "\n") })
+    #expect(
+      flushed.contains {
+        $0.hasSuffix("repaired as snapshot 4 (5 migrated, 4 dropped, 1 need the app)\n")
+      })
     let copy = try SnapshotStore(path: backup, access: .readOnly)
     #expect(try copy.history(scene: "iphone-window").map(\.id) == [2, 1])
     #expect(

@@ -10,6 +10,8 @@ final class Capture: @unchecked Sendable {
   private let lock = NSLock()
   private var outBytes = Data()
   private var errBytes = Data()
+  /// How much of stdout had been written at each `flushOut`.
+  private var flushes: [Int] = []
   var input = Data()
   private var inputOffset = 0
   var outIsTerminal = false
@@ -20,6 +22,7 @@ final class Capture: @unchecked Sendable {
     Console(
       writeOut: { data in self.lock.withLock { self.outBytes.append(data) } },
       writeErr: { data in self.lock.withLock { self.errBytes.append(data) } },
+      flushOut: { self.lock.withLock { self.flushes.append(self.outBytes.count) } },
       readIn: { limit in self.lock.withLock { self.input.prefix(limit + 1) } },
       readInChunk: { count in
         self.lock.withLock {
@@ -32,6 +35,7 @@ final class Capture: @unchecked Sendable {
   }
 
   var outData: Data { lock.withLock { outBytes } }
+  var flushedAt: [Int] { lock.withLock { flushes } }
   /// Stdout, without its final newline.
   var out: String { trimmed(outData) }
   /// Stderr, without its final newline.
@@ -50,6 +54,8 @@ struct Run {
   var out: String
   var err: String
   var outData: Data
+  /// The lengths of stdout at which the command flushed it (in-process runs only).
+  var flushedAt: [Int] = []
 
   /// Stdout parsed as the one JSON document `--json` promises.
   func json() throws -> [String: Any] {
@@ -66,7 +72,9 @@ func run(_ arguments: [String], input: Data = Data(), environment: [String: Stri
   capture.input = input
   capture.environment = environment
   let status = await WaypointTool.run(arguments, console: capture.console)
-  return Run(status: status, out: capture.out, err: capture.err, outData: capture.outData)
+  return Run(
+    status: status, out: capture.out, err: capture.err, outData: capture.outData,
+    flushedAt: capture.flushedAt)
 }
 
 /// A fresh temporary directory per test; store files live in it.

@@ -55,6 +55,7 @@ enum RepairCommand: WaypointCommand {
       backup = path
       if !context.json {
         context.console.out("Backup of the store before repairing: \(Formatting.printable(path))")
+        context.console.flushOut()
       }
     }
     // One scene a line, written as it is repaired.
@@ -109,6 +110,8 @@ enum RepairCommand: WaypointCommand {
         } else {
           context.console.out(entry.line(dryRun: dryRun))
         }
+        // A repair written is said at once: a killed run has named every snapshot it added.
+        if entry.repairedAs != nil { context.console.flushOut() }
       }
     }
     if context.json {
