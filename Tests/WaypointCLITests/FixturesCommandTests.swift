@@ -53,6 +53,24 @@ struct FixturesCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
   }
 
+  @Test("a link to nothing at the release's name is something there: kept, or replaced by --force")
+  func danglingLinkAtRelease() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.url.appendingPathComponent("Fixtures").path
+    try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+    let target = directory.url.appendingPathComponent("nowhere").path
+    try FileManager.default.createSymbolicLink(atPath: output + "/1.0", withDestinationPath: target)
+    let kept = await run(["fixtures", "record", "--demo", "1.0", output])
+    #expect(kept.status == 73)
+    #expect(kept.err.hasSuffix("1.0 exists: a recorded release is replaced only with --force"))
+    let forced = await run(["fixtures", "record", "--demo", "1.0", output, "--force"])
+    #expect(forced.status == 0, "\(forced.err)")
+    #expect(OutputFile.existing(output + "/1.0") == .directory)
+    // The link was replaced, never followed: nothing was made where it pointed.
+    #expect(!FileManager.default.fileExists(atPath: target))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
+  }
+
   @Test("a store's scenes are recorded with the manifest's prediction as their expectation")
   func storeRelease() async throws {
     let directory = TemporaryDirectory()

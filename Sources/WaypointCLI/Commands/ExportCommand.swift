@@ -92,7 +92,8 @@ enum ExportCommand: WaypointCommand {
       throw error
     }
     progress.finish()
-    let summary = "Exported \(Formatting.count(exported, "snapshot")) to \(sink.name)."
+    let summary =
+      "Exported \(Formatting.count(exported, "snapshot")) to \(Formatting.printable(sink.name))."
     if context.json {
       context.printJSON(
         ExportJSON(

@@ -155,7 +155,8 @@ enum FixturesCommand: WaypointCommand {
     let manager = FileManager.default
     let root = URL(fileURLWithPath: folder, isDirectory: true)
     let destination = root.appendingPathComponent(release)
-    let exists = manager.fileExists(atPath: destination.path)
+    // Whatever stands there, a link to nothing too.
+    let exists = OutputFile.existing(destination.path) != .nothing
     if exists, !context[force] {
       throw CLIError(
         exitCode: .cantCreate,
@@ -168,9 +169,11 @@ enum FixturesCommand: WaypointCommand {
     func writeFiles() throws(CLIError) {
       let folder = temporary.path
       guard mkdir(folder, 0o700) == 0 else {
+        let code = errno
+        // A folder that cannot be written is a failing location (74), as for every output.
         throw CLIError(
-          exitCode: .cantCreate,
-          message: "\(folder): cannot create: \(CLIError.reason(errno: errno))")
+          exitCode: [EACCES, EPERM, EROFS, ENOSPC, ENOENT].contains(code) ? .ioError : .cantCreate,
+          message: "\(folder): cannot create: \(CLIError.reason(errno: code))")
       }
       func file(_ data: Data, _ name: String) throws(CLIError) {
         try OutputFile.write(data, to: folder + "/" + name, force: false, mode: 0o600)

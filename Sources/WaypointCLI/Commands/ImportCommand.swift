@@ -140,7 +140,7 @@ enum ImportCommand: WaypointCommand {
       }
       context.console.out(
         "Imported \(Formatting.count(result.imported, "snapshot")) of "
-          + "\(Formatting.count(result.scenes, "scene")) into \(result.store)\(range ?? "")"
+          + "\(Formatting.count(result.scenes, "scene")) into \(Formatting.printable(result.store))\(range ?? "")"
           + (result.createdStore ? ", a new store." : "."))
     }
   }

@@ -32,7 +32,6 @@ enum DemoCommand {
       given(manifestName, in: outputDirectory), force: force || isDemoManifest(manifestPath),
       existing: notOurs)
 
-    print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
     do {
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     } catch {
@@ -40,6 +39,7 @@ enum DemoCommand {
         exitCode: .ioError,
         message: "\(outputDirectory): cannot create: \(CLIError.reason(error))")
     }
+    print("Waypoint demo: an app saves its navigation, is updated, and restores it.\n")
     let temporary = try OutputFile.emptyFile(beside: path)
     let manifest: Data
     do {
