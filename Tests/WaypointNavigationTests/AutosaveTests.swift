@@ -8,15 +8,21 @@ import WaypointSQLite
 @Suite("Scene navigator: restore, autosave, flush and the crash-loop guard")
 @MainActor
 struct AutosaveTests {
-  @Test("a scene that leaves while its restore runs confirms it once it ends: no crash loop")
-  func flushWhileRestoring() async throws {
-    let folder = try TemporaryFolder()
+  /// A store whose scene holds order 7, saved by a navigator.
+  static func savedOrder(in folder: TemporaryFolder) async throws -> SnapshotStore {
     let store = try folder.store()
     let first = SceneNavigator(
       scene: "scene", store: store, restorer: try restorer(), configuration: manual)
     await first.restore()
     first.push(Route.order(7))
     await first.flush()
+    return store
+  }
+
+  @Test("a scene that leaves while its restore runs confirms it once it ends: no crash loop")
+  func flushWhileRestoring() async throws {
+    let folder = try TemporaryFolder()
+    let store = try await Self.savedOrder(in: folder)
     // More quick visits than the crash-loop threshold, each leaving before its restore ended.
     for visit in 0..<4 {
       let gate = RestoreGate()
@@ -39,12 +45,7 @@ struct AutosaveTests {
   @Test("uiIsUp while the restore runs waits for it and confirms it")
   func uiIsUpWhileRestoring() async throws {
     let folder = try TemporaryFolder()
-    let store = try folder.store()
-    let first = SceneNavigator(
-      scene: "scene", store: store, restorer: try restorer(), configuration: manual)
-    await first.restore()
-    first.push(Route.order(7))
-    await first.flush()
+    let store = try await Self.savedOrder(in: folder)
     let gate = RestoreGate()
     let navigator = SceneNavigator(
       scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
