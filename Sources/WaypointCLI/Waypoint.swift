@@ -35,7 +35,12 @@ enum WaypointTool {
         return "argument \(index) is not UTF-8; the tool takes file names in UTF-8 only"
       }
     }
-    if let path = getenv("WAYPOINT_DB"), !isUTF8(path) {
+    // The variable matters only where it names the store: not beside `--db`, nor for help.
+    let arguments = CommandLine.arguments.dropFirst()
+    let namesNoStore =
+      arguments.isEmpty || arguments.first == "help"
+      || arguments.contains { ["--db", "--help", "-h", "--version"].contains($0) }
+    if !namesNoStore, let path = getenv("WAYPOINT_DB"), !isUTF8(path) {
       return "WAYPOINT_DB is not UTF-8; the tool takes file names in UTF-8 only"
     }
     return nil

@@ -15,19 +15,20 @@ extension SceneNavigator {
   ///   - rule: How the link combines with the state; `nil` takes the link's own rule, or else
   ///     ``DeepLinkRule/push``.
   public func open(_ url: URL, rule: DeepLinkRule? = nil) {
-    if case .running = restorePhase {
-      pendingLinks.append((url, rule))
-      return
-    }
+    // Behind the links still waiting (one opened from an event handler as they are followed).
+    if case .running = restorePhase { return pendingLinks.append((url, rule)) }
+    if !pendingLinks.isEmpty { return pendingLinks.append((url, rule)) }
     restoreNow()
     follow(url, rule: rule)
   }
 
-  /// Follows the links opened while ``restore()`` ran, in the order they came, as it ends.
+  /// Follows the links opened while ``restore()`` ran, in the order they came, as it ends; a link
+  /// opened meanwhile (from ``onEvent``) joins the end of the line.
   func followPendingLinks() {
-    let links = pendingLinks
-    pendingLinks = []
-    for link in links { follow(link.url, rule: link.rule) }
+    while !pendingLinks.isEmpty {
+      let link = pendingLinks.removeFirst()
+      follow(link.url, rule: link.rule)
+    }
   }
 
   /// Follows `url` at once, or reports why not.

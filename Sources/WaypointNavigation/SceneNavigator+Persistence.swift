@@ -197,14 +197,14 @@ extension SceneNavigator {
     pendingSave = Task { [weak self] in
       try? await Task.sleep(for: delay)
       guard !Task.isCancelled else { return }
-      await self?.save()
+      await self?.save(scheduled: true)
     }
   }
 
-  /// Hands the current state to the writer and reports what it did.
-  private func save() async {
-    // Run by the scheduled save's task, `pendingSave` is that task: it goes on writing.
-    scheduledWrite = pendingSave
+  /// Hands the current state to the writer and reports what it did. `scheduled`: run by the
+  /// scheduled save's task, which `pendingSave` is; it goes on writing, as ``scheduledWrite``.
+  private func save(scheduled: Bool = false) async {
+    if scheduled { scheduledWrite = pendingSave }
     pendingSave = nil
     guard let writer else { return }
     let outcome = await writer.write(state, generation: generation)

@@ -119,6 +119,21 @@ struct ExportImportTests {
       #expect(result.err.contains(":1: line is longer than"), "\(command): \(result.err)")
       #expect(!FileManager.default.fileExists(atPath: store))
     }
+    // A long first line that ends, then a longer one: both readings name the first.
+    let file = directory.path("two.jsonl")
+    var bytes = Data(repeating: 0x61, count: 2 << 20)
+    bytes.append(0x0A)
+    bytes.append(Data(repeating: 0x62, count: 3 << 20))
+    try bytes.write(to: URL(fileURLWithPath: file))
+    for command in [
+      "exec timeout 120 \"$0\" --db \"$1\" import \"$2\"",
+      "exec timeout 120 \"$0\" --db \"$1\" import - < \"$2\"",
+    ] {
+      let result = try runProcess(
+        ["-c", command, tool, store, file], environment: environment, shell: true)
+      #expect(result.status == 65, "\(command): \(result.err)")
+      #expect(result.err.contains(":1: line is longer than"), "\(command): \(result.err)")
+    }
     // The copy of stdin is removed.
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
   }

@@ -71,6 +71,20 @@ struct FixturesCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
   }
 
+  @Test("a file where the folder should be is refused (73); a folder that cannot be made fails (74)")
+  func folderCannotBeMade() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.url.appendingPathComponent("Fixtures").path
+    try Data("not a folder".utf8).write(to: URL(fileURLWithPath: file))
+    let blocked = await run(["fixtures", "record", "--demo", "1.0", file])
+    #expect(blocked.status == 73, "\(blocked.err)")
+    #expect(blocked.err.hasPrefix("waypoint fixtures: \(file): cannot create: "))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("not a folder".utf8))
+    // No folder can be made under a device, not even by root.
+    let failing = await run(["fixtures", "record", "--demo", "1.0", "/dev/null/fixtures"])
+    #expect(failing.status == 74, "\(failing.err)")
+  }
+
   @Test("a store's scenes are recorded with the manifest's prediction as their expectation")
   func storeRelease() async throws {
     let directory = TemporaryDirectory()

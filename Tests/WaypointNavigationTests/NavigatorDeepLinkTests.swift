@@ -68,6 +68,30 @@ struct NavigatorDeepLinkTests {
     }
   }
 
+  @Test("a link opened from the restore's event follows the links that waited for the restore")
+  func linkFromRestoredEvent() async throws {
+    let folder = try TemporaryFolder()
+    let store = try await savedStore(folder)
+    let gate = RestoreGate()
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
+    navigator.deepLinks = Self.links
+    navigator.onEvent = { [weak navigator] event in
+      if case .restored = event { navigator?.open(URL(string: "shop://orders/9")!) }
+      if case .linkOpened(let url) = event, url.lastPathComponent == "9" {
+        navigator?.open(URL(string: "shop://orders/10")!)
+      }
+    }
+    let restoring = try await gate.startRestore(navigator)
+    navigator.open(URL(string: "shop://orders/7")!)
+    navigator.open(URL(string: "shop://orders/8")!)
+    gate.release()
+    _ = await restoring.value
+    #expect(
+      navigator.stack(of: Route.self, named: "orders")
+        == [.order(1), .order(7), .order(8), .order(9), .order(10)])
+  }
+
   @Test(
     "each rule, applied by the navigator on a state restored from the store, gives the rule's state",
     arguments: DeepLinkRule.allCases)

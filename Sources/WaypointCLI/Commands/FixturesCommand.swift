@@ -184,6 +184,15 @@ enum FixturesCommand: WaypointCommand {
     }
     do {
       try manager.createDirectory(at: root, withIntermediateDirectories: true)
+    } catch {
+      // Something else than a folder standing at a name on the way can't be replaced (73); a
+      // location that cannot be written fails (74).
+      let blocked = [.file, .link].contains(OutputFile.existing(root.path))
+      throw CLIError(
+        exitCode: blocked ? .cantCreate : .ioError,
+        message: "\(root.path): cannot create: \(CLIError.reason(error))")
+    }
+    do {
       try writeFiles()
       if exists { try manager.moveItem(at: destination, to: aside) }
       try manager.moveItem(at: temporary, to: destination)

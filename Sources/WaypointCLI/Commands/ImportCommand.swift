@@ -290,8 +290,8 @@ enum ImportCommand: WaypointCommand {
 
   /// Copies stdin to a new temporary file (permissions 0600), so that it can be read twice: once
   /// to check every line before the store is opened, once to insert. A line longer than
-  /// `maxLineBytes` stops the copy there, as it would stop the reading: an endless input without
-  /// a newline never fills the disk.
+  /// `maxLineBytes` stops the copy there, as it stops the reading of a file: an endless input
+  /// without a newline never fills the disk.
   ///
   /// - Returns: the file's path; the caller removes it.
   /// - Throws: ``CLIError`` with exit 74 when stdin cannot be read or the copy cannot be written,
@@ -312,38 +312,40 @@ enum ImportCommand: WaypointCommand {
     }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     defer { try? handle.close() }
-    // The line being copied: its number and its bytes so far.
-    var lineNumber = 1
-    var lineBytes = 0
-    while true {
-      let chunk: Data
-      do {
-        chunk = try console.readInChunk(64 << 10)
-      } catch {
-        try? FileManager.default.removeItem(atPath: path)
-        throw CLIError(
-          exitCode: .ioError, message: "stdin: cannot read: \(CLIError.reason(error))")
-      }
-      if chunk.isEmpty { break }
-      if let last = chunk.lastIndex(of: 0x0A) {
-        lineNumber += chunk.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 }
-        lineBytes = chunk.endIndex - last - 1
-      } else {
-        lineBytes += chunk.count
-      }
-      if lineBytes > maxLineBytes {
-        try? FileManager.default.removeItem(atPath: path)
-        throw .data("stdin:\(lineNumber): line is longer than \(maxLineBytes) bytes")
-      }
-      do {
-        try handle.write(contentsOf: chunk)
-      } catch {
-        try? FileManager.default.removeItem(atPath: path)
-        throw CLIError(
-          exitCode: .ioError, message: "\(path): cannot write: \(CLIError.reason(error))")
-      }
+    func fail(_ error: CLIError) -> CLIError {
+      try? FileManager.default.removeItem(atPath: path)
+      return error
     }
-    return path
+    // Line by line, through the reader the import reads the copy with: the same limit, the same
+    // line numbers. Lines are written back with `\n` alone, which the reading takes the same.
+    var lines = LineReader(.standardInput(console), maxLineBytes: maxLineBytes)
+    var pending = Data()
+    while true {
+      let next: (number: Int, range: Range<Int>)?
+      do throws(LineReader.Failure) {
+        next = try lines.nextRange()
+      } catch {
+        switch error {
+        case .lineTooLong(let number):
+          throw fail(.data("stdin:\(number): line is longer than \(maxLineBytes) bytes"))
+        case .unreadable(let reason):
+          throw fail(CLIError(exitCode: .ioError, message: "stdin: cannot read: \(reason)"))
+        }
+      }
+      if let (_, range) = next {
+        lines.withBytes(of: range) { pending.append($0) }
+        pending.append(0x0A)
+      }
+      guard next == nil || pending.count >= 1 << 20 else { continue }
+      do {
+        try handle.write(contentsOf: pending)
+      } catch {
+        throw fail(
+          CLIError(exitCode: .ioError, message: "\(path): cannot write: \(CLIError.reason(error))"))
+      }
+      pending.removeAll(keepingCapacity: true)
+      if next == nil { return path }
+    }
   }
 
   private struct ImportJSON: JSONWritable {

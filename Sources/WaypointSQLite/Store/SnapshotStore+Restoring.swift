@@ -216,8 +216,9 @@ extension SnapshotStore {
 
   /// `body` in a short write transaction that waits for the lock at most
   /// ``bookkeepingTimeout``; `nil` when the store cannot be written at the moment (busy, disk
-  /// full, a read-only location), for the caller to read without recording. Damage is thrown: the
-  /// damaged file has been moved aside, and a read now would find the new, empty store.
+  /// full, a read-only location), for the caller to read without recording. Damage is thrown: a
+  /// read would meet it too, or, once the file was moved aside (``recovery``), find the new, empty
+  /// store and answer as if the scene had never been saved.
   private func bookkeeping<T>(_ scene: String, _ body: (Database) throws(SQLiteError) -> T)
     throws(StoreError) -> T?
   {
