@@ -134,6 +134,12 @@ struct ExportImportTests {
       #expect(result.status == 65, "\(command): \(result.err)")
       #expect(result.err.contains(":1: line is longer than"), "\(command): \(result.err)")
     }
+    // Endless short lines that hold no snapshot stop at the first, from stdin too.
+    let lines = try runProcess(
+      ["-c", "yes '{\"a\":1}' | timeout 120 \"$0\" --db \"$1\" import -", tool, store],
+      environment: environment, shell: true)
+    #expect(lines.status == 65, "\(lines.err)")
+    #expect(lines.err.hasPrefix("waypoint import: stdin:1: "), "\(lines.err)")
     // The copy of stdin is removed.
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
   }

@@ -32,8 +32,7 @@ enum ImportCommand: WaypointCommand {
   static func run(_ context: CommandContext) throws(CLIError) -> ExitCode {
     let given = context[file] ?? ""
     guard given == "-" else { return try run(context, path: given, name: given) }
-    let spool = try spoolStandardInput(
-      context.console, maxLineBytes: SnapshotLine.maxLineBytes(StoreConfiguration().limits))
+    let spool = try spoolStandardInput(context.console, limits: StoreConfiguration().limits)
     defer { try? FileManager.default.removeItem(atPath: spool) }
     return try run(context, path: spool, name: InputFile.name(given))
   }
@@ -262,15 +261,7 @@ enum ImportCommand: WaypointCommand {
           guard let (number, range) = next else { return nil }
           // Read where the reader holds it: no copy of the line.
           let limits = limits
-          let read = reader.withBytes(of: range) {
-            bytes -> Result<SnapshotLine.Parsed, SnapshotLine.Problem>? in
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
-            do throws(SnapshotLine.Problem) {
-              return .success(try SnapshotLine.parse(UnsafeRawBufferPointer(bytes), limits: limits))
-            } catch {
-              return .failure(error)
-            }
-          }
+          let read = reader.withBytes(of: range) { parse($0, limits: limits) }
           switch read {
           case nil: continue
           case .success(let parsed):
@@ -288,17 +279,30 @@ enum ImportCommand: WaypointCommand {
     }
   }
 
+  /// A line of the input: `nil` for a blank line, else the snapshot it holds or why it holds none.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: InputLimits)
+    -> Result<SnapshotLine.Parsed, SnapshotLine.Problem>?
+  {
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+    do throws(SnapshotLine.Problem) {
+      return .success(try SnapshotLine.parse(UnsafeRawBufferPointer(bytes), limits: limits))
+    } catch {
+      return .failure(error)
+    }
+  }
+
   /// Copies stdin to a new temporary file (permissions 0600), so that it can be read twice: once
-  /// to check every line before the store is opened, once to insert. A line longer than
-  /// `maxLineBytes` stops the copy there, as it stops the reading of a file: an endless input
-  /// without a newline never fills the disk.
+  /// to check every line before the store is opened, once to insert. Each line is checked as it
+  /// is copied (its length, then what it holds), and the first bad one stops the copy, as it
+  /// stops the reading of a file: an endless input of anything but snapshots never fills the disk.
   ///
   /// - Returns: the file's path; the caller removes it.
   /// - Throws: ``CLIError`` with exit 74 when stdin cannot be read or the copy cannot be written,
-  ///   65 at a line over the limit; the copy is removed.
-  private static func spoolStandardInput(_ console: Console, maxLineBytes: Int) throws(CLIError)
-    -> String
+  ///   65 at a line over the limit or one that holds no snapshot; the copy is removed.
+  private static func spoolStandardInput(_ console: Console, limits: InputLimits)
+    throws(CLIError) -> String
   {
+    let maxLineBytes = SnapshotLine.maxLineBytes(limits)
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "waypoint-import-\(UUID().uuidString).jsonl"
     ).path
@@ -332,8 +336,14 @@ enum ImportCommand: WaypointCommand {
           throw fail(CLIError(exitCode: .ioError, message: "stdin: cannot read: \(reason)"))
         }
       }
-      if let (_, range) = next {
-        lines.withBytes(of: range) { pending.append($0) }
+      if let (number, range) = next {
+        // Each line is checked as it is copied: a bad one stops the copy, not the end of stdin.
+        let failure = lines.withBytes(of: range) { bytes -> SnapshotLine.Problem? in
+          if case .failure(let problem) = parse(bytes, limits: limits) { return problem }
+          pending.append(bytes)
+          return nil
+        }
+        if let failure { throw fail(.data("stdin:\(number): \(failure.message)")) }
         pending.append(0x0A)
       }
       guard next == nil || pending.count >= 1 << 20 else { continue }
