@@ -71,7 +71,8 @@ struct FixturesCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["1.0"])
   }
 
-  @Test("a file where the folder should be is refused (73); a folder that cannot be made fails (74)")
+  @Test(
+    "a file where the folder should be is refused (73); a folder that cannot be made fails (74)")
   func folderCannotBeMade() async throws {
     let directory = TemporaryDirectory()
     let file = directory.url.appendingPathComponent("Fixtures").path
