@@ -46,15 +46,21 @@ struct NavigatorDeepLinkTests {
     #expect(navigator.selectedTab(as: Tab.self) == .orders)
   }
 
+  /// A navigator with the deep links over the saved store, whose restore the gate holds.
+  func heldNavigator(_ folder: TemporaryFolder) async throws -> (SceneNavigator, RestoreGate) {
+    let store = try await savedStore(folder)
+    let gate = RestoreGate()
+    let navigator = SceneNavigator(
+      scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
+    navigator.deepLinks = Self.links
+    return (navigator, gate)
+  }
+
   @Test("links opened while the restore runs are applied as it ends, in the order they came")
   func whileRestoring() async throws {
     for _ in 0..<10 {
       let folder = try TemporaryFolder()
-      let store = try await savedStore(folder)
-      let gate = RestoreGate()
-      let navigator = SceneNavigator(
-        scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
-      navigator.deepLinks = Self.links
+      let (navigator, gate) = try await heldNavigator(folder)
       let restoring = try await gate.startRestore(navigator)
       for id in [7, 8, 9] { navigator.open(URL(string: "shop://orders/\(id)")!) }
       navigator.open(URL(string: "shop://orders/10")!, rule: .replace)
@@ -71,11 +77,7 @@ struct NavigatorDeepLinkTests {
   @Test("a link opened from the restore's event follows the links that waited for the restore")
   func linkFromRestoredEvent() async throws {
     let folder = try TemporaryFolder()
-    let store = try await savedStore(folder)
-    let gate = RestoreGate()
-    let navigator = SceneNavigator(
-      scene: "scene", store: store, restorer: try gate.restorer(), configuration: manual)
-    navigator.deepLinks = Self.links
+    let (navigator, gate) = try await heldNavigator(folder)
     navigator.onEvent = { [weak navigator] event in
       if case .restored = event { navigator?.open(URL(string: "shop://orders/9")!) }
       if case .linkOpened(let url) = event, url.lastPathComponent == "9" {
