@@ -29,6 +29,9 @@ struct Console: Sendable {
   var errIsTerminal: Bool
   /// The environment (`WAYPOINT_DB`, `NO_COLOR`, `TERM`).
   var environment: [String: String]
+  /// Whether `WAYPOINT_DB` is set to bytes that are not UTF-8 (left out of ``environment``): a
+  /// command that would take the store from it refuses to run.
+  var storeVariableIsUndecodable = false
 
   /// Writes a line to stdout.
   func out(_ line: String) { writeOut(Data((line + "\n").utf8)) }
@@ -42,6 +45,8 @@ struct Console: Sendable {
   /// stdin, and by ``flush()`` before the process exits.
   static var standard: Console {
     let buffer = StandardOutput.shared
+    // Read as Swift decodes it, a path in another encoding would name another file.
+    let undecodable = getenv("WAYPOINT_DB").map { !WaypointTool.isUTF8($0) } ?? false
     return Console(
       writeOut: { buffer.write($0) },
       writeErr: { data in
@@ -65,7 +70,10 @@ struct Console: Sendable {
       },
       outIsTerminal: isatty(STDOUT_FILENO) == 1,
       errIsTerminal: isatty(STDERR_FILENO) == 1,
-      environment: ProcessInfo.processInfo.environment)
+      environment: ProcessInfo.processInfo.environment.filter {
+        $0.key != "WAYPOINT_DB" || !undecodable
+      },
+      storeVariableIsUndecodable: undecodable)
   }
 }
 

@@ -22,28 +22,23 @@ enum WaypointTool {
     exit(status)
   }
 
-  /// Why the command line, or `WAYPOINT_DB`, cannot be taken as given: an argument whose bytes
-  /// are not UTF-8 (a file name in another encoding) would reach the commands with those bytes
-  /// replaced, naming another file than the one given. `nil` when every one is UTF-8.
+  /// Why the command line cannot be taken as given: an argument whose bytes are not UTF-8 (a file
+  /// name in another encoding) would reach the commands with those bytes replaced, naming another
+  /// file than the one given. `nil` when every one is UTF-8.
   static func undecodableInput() -> String? {
-    func isUTF8(_ text: UnsafePointer<CChar>) -> Bool {
-      let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text))
-      return Array(String(decoding: bytes, as: UTF8.self).utf8) == Array(bytes)
-    }
     for index in 1..<max(1, Int(CommandLine.argc)) {
       if let argument = CommandLine.unsafeArgv[index], !isUTF8(argument) {
         return "argument \(index) is not UTF-8; the tool takes file names in UTF-8 only"
       }
     }
-    // The variable matters only where it names the store: not beside `--db`, nor for help.
-    let arguments = CommandLine.arguments.dropFirst()
-    let namesNoStore =
-      arguments.isEmpty || arguments.first == "help"
-      || arguments.contains { ["--db", "--help", "-h", "--version"].contains($0) }
-    if !namesNoStore, let path = getenv("WAYPOINT_DB"), !isUTF8(path) {
-      return "WAYPOINT_DB is not UTF-8; the tool takes file names in UTF-8 only"
-    }
     return nil
+  }
+
+  /// Whether the C string `text` is UTF-8: decoding repairs what is not, and a repair changes the
+  /// bytes.
+  static func isUTF8(_ text: UnsafePointer<CChar>) -> Bool {
+    let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text))
+    return Array(String(decoding: bytes, as: UTF8.self).utf8) == Array(bytes)
   }
 
   /// Runs the tool and returns its exit status (see ``ExitCode``). Never traps on bad input.
@@ -70,6 +65,12 @@ enum WaypointTool {
       guard let command = CommandTable.command(named: name) else { return ExitCode.usage.rawValue }
       let context = CommandContext(
         command: command.declaration, arguments: arguments, console: console)
+      if command.declaration.usesStore, context[GlobalOption.db] == nil,
+        console.storeVariableIsUndecodable
+      {
+        console.err("waypoint: WAYPOINT_DB is not UTF-8; the tool takes file names in UTF-8 only")
+        return ExitCode.usage.rawValue
+      }
       do {
         return try await command.run(context).rawValue
       } catch {

@@ -386,7 +386,7 @@ struct OutputFileTests {
     #expect(environment.status == 64)
     #expect(environment.err.hasPrefix("waypoint: WAYPOINT_DB is not UTF-8"))
     // Where the variable names no store, it is not read: --db, help and --version run.
-    for arguments in ["--db \"$1\" scenes", "--version", "help"] {
+    for arguments in ["--db \"$1\" scenes", "--db=\"$1\" scenes", "--version", "help"] {
       let unused = try runProcess(
         ["-c", "WAYPOINT_DB=\"$(printf 'x\\377.sqlite')\" exec \"$0\" \(arguments)", tool, store],
         directory: directory.url, shell: true)
