@@ -39,9 +39,9 @@ enum RecoverCommand: WaypointCommand {
     let output = try context.required(Self.output)
     let force = context[OutputFile.force]
     try CommandContext.checkStoreFile(source, mayBeMissing: false)
-    // By the rule for files: never the damaged store (nor its -wal, -shm or -journal), even with --force;
-    // an existing file only with --force; built under a temporary name and moved into place at
-    // the end.
+    // By the rule for files: never the damaged store (nor its -wal, -shm or -journal), even with
+    // --force; an existing file only with --force; built under a temporary name and moved into
+    // place at the end.
     if let companion = OutputFile.sameFile(output, asStore: source) {
       throw CLIError(
         exitCode: .cantCreate,

@@ -110,9 +110,9 @@ enum OutputFile {
 
   /// Checks that the command may create a store at `path`: ``check(_:force:store:)`` for the file,
   /// and a `-wal`, `-shm` or `-journal` file left there without its store is refused unless
-  /// `force` (SQLite would read another store's journal into the new one). `takesForce` says whether the command
-  /// has `--force`, which the refusal then suggests; a command without it (`import`) suggests
-  /// moving the journal away, as it may hold another store's snapshots.
+  /// `force` (SQLite would read another store's journal into the new one). `takesForce` says
+  /// whether the command has `--force`, which the refusal then suggests; a command without it
+  /// (`import`) suggests moving the journal away, as it may hold another store's snapshots.
   ///
   /// - Returns: whether a store (or its leftover files) stands there that will be replaced.
   @discardableResult
