@@ -158,14 +158,21 @@ struct BadFileTests {
     "an id counter planted near its end is damage: the store is moved aside, not full for ever",
     arguments: ["snapshot", "restore_outcome"])
   func usedUpCounter(table: String) throws {
-    let path = try populatedStore()
-    let sql = """
+    try expectEditIsDamage(
+      """
       INSERT OR REPLACE INTO sqlite_sequence (name, seq) VALUES ('\(table)', 9223372036854775807);
       UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = '\(table)';
-      """
+      """,
+      detail: "the id counter of \(table) is used up")
+  }
+
+  /// A populated store edited by `sql` is refused as corrupt with `detail`, and moved aside, its
+  /// bytes kept, where the store may recover.
+  func expectEditIsDamage(_ sql: String, detail: String) throws {
+    let path = try populatedStore()
     #expect(rawExecute(path, sql) == SQLITE_OK)
     let edited = try Data(contentsOf: URL(fileURLWithPath: path))
-    expectCorrupt(path, detail: "the id counter of \(table) is used up")
+    expectCorrupt(path, detail: detail)
     try expectRecovered(path, original: edited)
   }
 
@@ -182,16 +189,13 @@ struct BadFileTests {
 
   @Test("a store whose sqlite_sequence was taken out of its schema is damage")
   func missingSequence() throws {
-    let path = try populatedStore()
-    let sql = """
+    try expectEditIsDamage(
+      """
       PRAGMA writable_schema = ON;
       DELETE FROM sqlite_schema WHERE name = 'sqlite_sequence';
       PRAGMA writable_schema = OFF;
-      """
-    #expect(rawExecute(path, sql) == SQLITE_OK)
-    let edited = try Data(contentsOf: URL(fileURLWithPath: path))
-    expectCorrupt(path, detail: "the table sqlite_sequence is missing")
-    try expectRecovered(path, original: edited)
+      """,
+      detail: "the table sqlite_sequence is missing")
   }
 
   @Test("an id counter far from its end is no damage")

@@ -188,9 +188,9 @@ struct ReleaseCheck {
         }
       }
     }
-    let droppedNow = Set(report.dropped.map { "\($0.location)" })
-    for drop in expected.drops
-    where !report.dropped.map(FixtureExpectations.Drop.init).contains(drop) {
+    let dropsNow = report.dropped.map(FixtureExpectations.Drop.init)
+    let droppedNow = Set(dropsNow.map(\.location))
+    for drop in expected.drops where !dropsNow.contains(drop) {
       lines.append(
         droppedNow.contains(drop.location)
           ? "  \(drop.location): dropped for another reason than before (was \(drop.code))"
