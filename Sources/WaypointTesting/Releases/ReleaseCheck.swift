@@ -173,12 +173,13 @@ struct ReleaseCheck {
     _ expected: FixtureExpectations.Fixture, _ report: RestoreReport, _ fixture: SnapshotFixture,
     _ url: URL
   ) -> String {
+    let dropsNow = report.dropped.map(FixtureExpectations.Drop.init)
     var lines = [
       "release \(release), scene \(expected.name): expected \(Self.summary(expected.outcome, expected.drops)), "
-        + "got \(Self.summary(report.outcome.rawValue, report.dropped.map(FixtureExpectations.Drop.init)))"
+        + "got \(Self.summary(report.outcome.rawValue, dropsNow))"
     ]
     let stored = storedRecords(fixture)
-    for item in report.dropped where !expected.drops.contains(FixtureExpectations.Drop(item)) {
+    for (item, drop) in zip(report.dropped, dropsNow) where !expected.drops.contains(drop) {
       lines.append("  \(item.location): dropped, \(item.reason.code): \(item.reason.message)")
       if let record = stored[item.location] {
         lines.append("    stored: \(record.tag) version \(record.version) \(record.json)")
@@ -188,7 +189,6 @@ struct ReleaseCheck {
         }
       }
     }
-    let dropsNow = report.dropped.map(FixtureExpectations.Drop.init)
     let droppedNow = Set(dropsNow.map(\.location))
     for drop in expected.drops where !dropsNow.contains(drop) {
       lines.append(
